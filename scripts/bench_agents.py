@@ -224,9 +224,15 @@ def make_opencode(root: Path, sessions: int, requests: int, rng: random.Random) 
     root.mkdir(parents=True, exist_ok=True)
     db = sqlite3.connect(root / "opencode.db")
     db.execute("CREATE TABLE session (id TEXT PRIMARY KEY, parent_id TEXT, time_created INTEGER)")
+    # OpenCode's own table and index (anomalyco/opencode @063e8306
+    # packages/opencode/src/session/session.sql.ts, MessageTable): the index is what
+    # OpenCode reads a session's messages in order by, and the reader's keys too.
     db.execute(
-        "CREATE TABLE message "
-        "(id TEXT PRIMARY KEY, session_id TEXT, time_created INTEGER, data TEXT)"
+        "CREATE TABLE message (id TEXT PRIMARY KEY, session_id TEXT NOT NULL, "
+        "time_created INTEGER NOT NULL, time_updated INTEGER NOT NULL, data TEXT NOT NULL)"
+    )
+    db.execute(
+        "CREATE INDEX message_session_time_created_id_idx ON message (session_id, time_created, id)"
     )
     n = 0
     for s in range(sessions):
@@ -249,8 +255,8 @@ def make_opencode(root: Path, sessions: int, requests: int, rng: random.Random) 
                 "text": TEXT,
             }
             db.execute(
-                "INSERT INTO message VALUES (?, ?, ?, ?)",
-                (f"msg_{n}", f"ses_{s}", n, json.dumps(data)),
+                "INSERT INTO message VALUES (?, ?, ?, ?, ?)",
+                (f"msg_{n}", f"ses_{s}", n, n, json.dumps(data)),
             )
     db.commit()
     db.close()

@@ -411,3 +411,33 @@ def test_a_compaction_row_s_reason_and_status_in_the_older_and_newer_schema() ->
         "compaction message (reason unknown)": 3,
         "compaction message (not completed)": 2,
     }
+
+
+def test_each_request_is_priced_by_its_own_model_and_provider() -> None:
+    # The reader keeps the last request's model and provider and their registry id
+    # (opencode.Pending): a request that changes either one is priced anew, as it is
+    # read alone, whichever comes before it.
+    def reply(n: int, model: object, provider: object) -> tuple[str, dict[str, object]]:
+        return (f"m{n}", {**_reply(n), "modelID": model, "providerID": provider})
+
+    pairs: list[tuple[object, object]] = [
+        ("gpt-oss-120b", "cerebras"),
+        ("gpt-oss-120b", "cerebras"),
+        ("gpt-oss-120b", "fireworks-ai"),
+        ("gpt-oss-120b", {"id": "cerebras"}),
+        ("gpt-oss-120b", None),
+        (" gpt-oss-120b ", "cerebras"),
+        ("claude-opus-45", "cerebras"),
+        ("   ", "cerebras"),
+        (7, "cerebras"),
+        ("gpt-oss-120b", "cerebras"),
+    ]
+    log = _read(_database([reply(n, m, p) for n, (m, p) in enumerate(pairs)], []))
+    alone = [_read(_database([reply(0, m, p)], [])).main.requests[0].model for m, p in pairs]
+    assert [r.model for r in log.main.requests] == alone
+    assert alone[:4] == [
+        "cerebras/gpt-oss-120b",
+        "cerebras/gpt-oss-120b",
+        "fireworks_ai/gpt-oss-120b",
+        "gpt-oss-120b",
+    ]

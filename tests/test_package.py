@@ -1,6 +1,7 @@
 """The package's public face: its top-level names, the registry's public search, and
 what a usage-only log read leaves unloaded (its start-up cost)."""
 
+import os
 import subprocess
 import sys
 from pathlib import Path
@@ -49,3 +50,31 @@ def test_the_package_s_names_load_their_modules_on_first_use() -> None:
         "True True budgetcore.core.scenario",
         "module 'budgetcore' has no attribute 'nope'",
     ]
+
+
+def test_a_log_read_s_dataclasses_have_their_own_docstrings() -> None:
+    # For a class without a docstring, dataclasses writes one from inspect.signature as
+    # the class is made: about 0.28 M instructions a class of every log read's start-up
+    # (docs/performance.md, "The start-up's floor").
+    code = (
+        "import sys, io, contextlib, dataclasses\n"
+        "from budgetcore.cli import main\n"
+        "for log in sys.argv[1:]:\n"
+        "    with contextlib.redirect_stdout(io.StringIO()):\n"
+        "        main(['replay', '--log', log, '--usage', '--format', 'jsonl'])\n"
+        "print(sorted(f'{c.__module__}.{c.__qualname__}'\n"
+        "    for name, m in list(sys.modules.items()) if name.startswith('budgetcore')\n"
+        "    for c in vars(m).values()\n"
+        "    if isinstance(c, type) and dataclasses.is_dataclass(c)\n"
+        "    and c.__module__ == name and (c.__doc__ or '').startswith(c.__name__ + '(')))\n"
+    )
+    logs = Path(__file__).parent / "fixtures" / "logs"
+    found = [str(logs / agent) for agent in ("goose/totals", "opencode/db", "qwen", "pi")]
+    out = subprocess.run(
+        [sys.executable, "-c", code, *found],
+        capture_output=True,
+        text=True,
+        check=True,
+        env={**os.environ, "BUDGETCORE_WORKERS": "1"},
+    )
+    assert out.stdout.splitlines() == ["[]"]

@@ -54,6 +54,8 @@ def at_once(read: Callable[..., ParsedLog]) -> Reader:
 
 @dataclass(frozen=True, slots=True)
 class Agent:
+    """One agent's reader and what detection and the messages need of it."""
+
     key: str  # ParsedLog.format, --log-format
     name: str  # as people call it
     claims: Callable[[dict[str, object]], bool] | None

@@ -209,6 +209,11 @@ def _number(attrs: dict[str, Any], *keys: str) -> int:
         raw = attrs.get(key)
         if raw is None:
             continue
+        if raw.__class__ is int and 0 <= raw <= MAX_TOKENS:
+            # count_of's rule for the common case, its call saved (five a record)
+            if raw:
+                return raw
+            continue
         if isinstance(raw, str) and raw.strip().isascii() and raw.strip().isdigit():
             raw = int(raw.strip())  # ASCII: "²" is a digit to isdigit, not to int
         value = count_of(raw)
@@ -230,21 +235,19 @@ def _source(obj: dict[str, Any], attrs: dict[str, Any]) -> int | None:
             name and any(k in obj for k in ("spanId", "traceId", "startTime", "endTime", "kind"))
         )
     )
-    op = _attr(attrs, "gen_ai.operation.name")
+    if span:
+        op = _attr(attrs, "gen_ai.operation.name")
+        if op == "chat" or name.startswith("chat "):
+            return _CHAT
+        if op == "invoke_agent" or name.startswith("invoke_agent "):
+            return _AGENT
+        return None
     body = obj.get("body") if isinstance(obj.get("body"), str) else obj.get("_body")
     body = body if isinstance(body, str) else ""
-    if span and (op == "chat" or name.startswith("chat ")):
-        return _CHAT
-    if span and (op == "invoke_agent" or name.startswith("invoke_agent ")):
-        return _AGENT
     event = _attr(attrs, "event.name")
-    if not span and (
-        event == "gen_ai.client.inference.operation.details" or body.startswith("GenAI inference:")
-    ):
+    if event == "gen_ai.client.inference.operation.details" or body.startswith("GenAI inference:"):
         return _INFERENCE
-    if not span and (
-        event == "copilot_chat.agent.turn" or body.startswith("copilot_chat.agent.turn")
-    ):
+    if event == "copilot_chat.agent.turn" or body.startswith("copilot_chat.agent.turn"):
         return _TURN
     return None
 
@@ -321,7 +324,12 @@ def _otel(tally: Tally, rows: Iterable[tuple[int, dict[str, Any]]]) -> None:
             model = _attr(attrs, _MODEL_ATTRS[0]) or _attr(attrs, _MODEL_ATTRS[1])
             if model is not None:
                 model = names.setdefault(model, model)
-            ids = [(rank, sid) for key, rank in _SESSION_ATTRS if (sid := _attr(attrs, key))]
+            # (a record names one or two of the six: the others are not looked up twice)
+            ids = [
+                (rank, sid)
+                for key, rank in _SESSION_ATTRS
+                if key in attrs and (sid := _attr(attrs, key))
+            ]
             if ids:
                 rank, own = max(ids)
                 if rank == _TOP_RANK:

@@ -58,6 +58,8 @@ MAX_FOLDER_FILES = 100_000
 
 @dataclass(frozen=True, slots=True)
 class FolderPlan:
+    """A folder's files as sessions, and the files that are none."""
+
     sessions: tuple[SessionFiles, ...]  # sorted by main file
     not_read: tuple[str, ...]  # files that are not JSON Lines logs
 

@@ -29,6 +29,8 @@ __all__ = [
 
 @dataclass(frozen=True, slots=True)
 class SessionFiles:
+    """One session of a folder: its main file and its subagents' files."""
+
     name: str  # the session's main file, as given
     files: tuple[str, ...]  # the main file first, then its subagent files (sorted)
 

@@ -109,6 +109,9 @@ new_request = partial(tuple.__new__, LogRequest)
 
 @dataclass(frozen=True, slots=True)
 class LogCompaction:
+    """A compaction the log records: its line, where it falls among the requests, and
+    the context before and after it."""
+
     line: int
     after_turn: int  # the number of requests before it (0: before the first)
     trigger: str | None  # "auto" or "manual" (Claude Code); None when the log does not say

@@ -169,13 +169,18 @@ class Pending:
     before another series' and at each chunk's end, so the ledger gets them in the
     order read; and each series' times, appended to as ``Tally.time`` would."""
 
-    __slots__ = ("rows", "series", "stamps", "tally")
+    __slots__ = ("model", "priced", "provider", "rows", "series", "stamps", "tally")
 
     def __init__(self, tally: Tally) -> None:
         self.tally = tally
         self.rows: list[Row] = []
         self.series = ""
         self.stamps: dict[str, list[tuple[str | None, int]]] = {}
+        # The last request's model and provider as written, and its registry id: a
+        # session's requests name one or a few, and pricing each anew cost 3 % of the read.
+        self.model: object = None
+        self.provider: object = None
+        self.priced: str | None = None
 
     def hand_over(self) -> None:
         if self.rows:
@@ -259,6 +264,16 @@ def _message(
         pending.series = own
         tally.stamps(own)  # a series made known at its first request, as Tally.request
     file = len(tally.files) - 1
+    if model.__class__ is not str:
+        priced = None
+    elif model == pending.model and provider == pending.provider:
+        # (a text never equals another value, and _priced_as takes every provider that
+        # is not a text as none)
+        priced = pending.priced
+    else:
+        stripped = model.strip()
+        priced = _priced_as(stripped, provider) if stripped else None
+        pending.model, pending.provider, pending.priced = model, provider, priced
     pending.rows.append(
         (
             number,
@@ -266,9 +281,7 @@ def _message(
             read,
             output + reasoning,
             reasoning,
-            _priced_as(model.strip(), provider)
-            if isinstance(model, str) and model.strip()
-            else None,
+            priced,
             at,
             None,
             file,

@@ -100,6 +100,9 @@ def label(text: str) -> str:
 
 @dataclass(slots=True)
 class _File:
+    """One file's ledger as a reader counts it: its lines, blank and malformed ones, and
+    the other entries and duplicates by kind."""
+
     name: str
     lines: int = 0
     blank: int = 0
@@ -117,6 +120,9 @@ _Req = tuple[LogRequest, str, str | None, bool]
 
 @dataclass(slots=True)
 class _Comp:
+    """A compaction as read, before :meth:`Tally.session` places it among its series'
+    requests."""
+
     line: int
     file: int
     series: str

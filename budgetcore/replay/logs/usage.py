@@ -42,6 +42,8 @@ __all__ = [
 
 @dataclass(frozen=True, slots=True)
 class ModelUsage:
+    """One model's measured usage in a session: its tokens, requests and cost."""
+
     model: str | None  # as the log wrote it (None: the log names no model)
     resolved: str | None  # the registry entry it maps to
     how: str  # how it was mapped ("exact", ...; "none": no entry)
@@ -82,6 +84,8 @@ def _partly_priced(m: ModelUsage | MeasuredUsage) -> bool:
 
 @dataclass(frozen=True, slots=True)
 class MeasuredUsage:
+    """A session's measured usage: per model and in total."""
+
     models: tuple[ModelUsage, ...]  # by cost, then by name
     requests: int | None  # None: some part of it kept totals only (ModelUsage.requests)
     usage: Usage
