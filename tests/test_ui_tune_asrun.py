@@ -13,6 +13,7 @@ import html
 import itertools
 import json
 import re
+import shutil
 import subprocess
 import sys
 from decimal import Decimal
@@ -434,3 +435,54 @@ def test_a_choice_below_m_says_nothing_of_it() -> None:
     assert result.choice is not None
     assert result.choice.k < state.plan.main_safe_input
     assert 'data-tune-binds="at-m"' not in str(render_tune(state).html["tune-choice"])
+
+
+@pytest.mark.parametrize("lang", ["en", "zh"])
+def test_each_session_named_off_by_more_than_5_percent_gives_its_own_error(lang: str) -> None:
+    """The seventh walk: claude/27-asrun-backtest holds two sessions, 2701 off by +6.3 %,
+    2702 within 5 %; the note named 2701 with the two sessions' sum (+5.8 %), a figure of
+    another scope, as if 2701 itself were 5.8 % off."""
+    state = _tuned("claude/27-asrun-backtest", lang)
+    job = state.tune.job
+    assert job is not None
+    runs = {
+        name: b.as_run
+        for (name, _), b in zip(job.inputs.sessions, job.inputs.baselines, strict=True)
+    }
+    off = [name for name, run in runs.items() if run.trusted is False]
+    assert len(off) == 1 < len(runs)
+    choice = html.unescape(render_tune(state).html["tune-choice"])
+    note = choice[choice.index("data-backtest-off") :]
+    note = note[: note.index("</p>")]
+    own = ratio_text(runs[off[0]].ratio)
+    assert own == "+6.3 %"
+    assert off[0] in note
+    assert own in note
+    assert "+5.8 %" not in note
+
+
+@pytest.mark.parametrize("lang", ["en", "zh"])
+def test_several_sessions_off_by_more_than_5_percent_each_give_their_own_error(
+    lang: str, tmp_path: Path
+) -> None:
+    """A Qwen Code and a pi session in one folder, both off by more than 5 %: each is
+    named beside its own error, and the note says "these backtests"."""
+    shutil.copytree(LOGS / "qwen" / "plain", tmp_path / "qwen")
+    shutil.copytree(LOGS / "pi" / "branch", tmp_path / "pi")
+    state = reduce(initial_state(), LanguageChosen(lang))
+    state = reduce(reduce(state, ReplayToggled(True)), ReplaySourceChosen("log"))
+    state = reduce(state, ReplayLogsLoaded(folder_files(tmp_path)))
+    state = tune_done(reduce(state, TuneToggled(True)))
+    job = state.tune.job
+    assert job is not None
+    runs = [
+        (name, b.as_run)
+        for (name, _), b in zip(job.inputs.sessions, job.inputs.baselines, strict=True)
+    ]
+    assert [r.trusted for _, r in runs] == [False, False]
+    choice = html.unescape(render_tune(state).html["tune-choice"])
+    note = choice[choice.index("data-backtest-off") :]
+    note = note[: note.index("</p>")]
+    for name, run in runs:
+        assert t("tune.session-ratio", lang, name=name, ratio=ratio_text(run.ratio)) in note
+    assert note.endswith(t("tune.backtest-off.several", lang))

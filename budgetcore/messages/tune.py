@@ -468,6 +468,18 @@ MESSAGES: dict[str, tuple[str, str]] = {
         "此回测与账单的差距超过 5 %({ratio}):每个点的假设(包括选中的点)都是模型的结果,"
         "不是会话本身的(⚠)。",
     ),
+    "tune.backtest-off.several": (
+        "These backtests are not within 5 % of their bills: every point's what-if, the "
+        "chosen one's too, is the model's, not the sessions' (⚠).",
+        "这些回测与各自账单的差距超过 5 %:每个点的假设(包括选中的点)都是模型的结果,"
+        "不是会话本身的(⚠)。",
+    ),
+    "tune.backtest-unchecked.several": (
+        "These backtests cannot all be checked (a cost is unknown): every point's what-if "
+        "is the model's, not the sessions' (⚠).",
+        "这些回测无法全部核对(有花费未知):每个点的假设都是模型的结果,不是会话本身的(⚠)。",
+    ),
+    "tune.session-ratio": ("{name} ({ratio})", "{name}({ratio})"),
     "tune.backtest-unchecked": (
         "This backtest cannot be checked (a cost is unknown): every point's what-if is the "
         "model's, not the session's (⚠).",

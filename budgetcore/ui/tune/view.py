@@ -177,7 +177,7 @@ def backtest_html(job: TuneJob, lang: str) -> Markup:
     notes: list[Markup] = [line]
     several = len(runs) > 1
     caveats = [(name, run) for name, run in named if run.caveat]
-    off = [name for name, run in named if run.trusted is not True and not run.caveat]
+    off = [(name, run) for name, run in named if run.trusted is not True and not run.caveat]
     if caveats:
         run = caveats[0][1]
         text = caveat_text(run, lang)
@@ -191,9 +191,19 @@ def backtest_html(job: TuneJob, lang: str) -> Markup:
             if any(r.trusted is False for _, r in named)
             else "tune.backtest-unchecked"
         )
-        text = t(key, lang, ratio=_ratio_text(ratio, lang))
+        # Each session named with its own error, never the sum's: the sum is of
+        # another scope, and can be within 5 % while one session is not.
+        if len(off) > 1:
+            key += ".several"
+        text = t(key, lang, ratio=_ratio_text(off[0][1].ratio, lang))
         if several:
-            text = t("tune.sessions-named", lang, names=t("msg.item-sep", lang).join(off)) + text
+            names = t("msg.item-sep", lang).join(
+                t("tune.session-ratio", lang, name=name, ratio=_ratio_text(run.ratio, lang))
+                if len(off) > 1
+                else name
+                for name, run in off
+            )
+            text = t("tune.sessions-named", lang, names=names) + text
         notes.append(el("p", {"class": "warn", "data-backtest-off": ""}, text))
     return el("div", {"class": "tune-asrun"}, *notes)
 
