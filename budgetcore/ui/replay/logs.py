@@ -661,9 +661,14 @@ def _compaction_text(c: LogCompaction, lang: str, *, totals: bool = False) -> st
         lang,
         line=line,
         when=when,
-        trigger=c.trigger or missing,
+        trigger=_trigger_word(c.trigger, lang) if c.trigger else missing,
         pre=missing if c.pre_tokens is None else format_int(c.pre_tokens),
     )
+
+
+def _trigger_word(trigger: str, lang: str) -> str:
+    key = f"replay.log.trigger.{trigger}"
+    return t(key, lang) if key in CATALOGUE else trigger
 
 
 def _exact_int(value: int | None) -> str:
