@@ -486,3 +486,37 @@ def test_several_sessions_off_by_more_than_5_percent_each_give_their_own_error(
     for name, run in runs:
         assert t("tune.session-ratio", lang, name=name, ratio=ratio_text(run.ratio)) in note
     assert note.endswith(t("tune.backtest-off.several", lang))
+
+
+@pytest.mark.parametrize("lang", ["en", "zh"])
+def test_a_points_text_over_a_log_gives_one_cost_its_what_if(lang: str) -> None:
+    """The seventh walk, codex/compaction: a focused point read "modelled cost
+    $0.5359375; ...; what-if $0.3110095", two costs of one point, the first the engine's
+    own replay (spec §16: its own F, no as-run cache), while the choice, its "lowest
+    modelled cost" and its "costs less than the next point" are all the what-if's."""
+    from budgetcore.ui.tune.maps import _cost_amount  # noqa: PLC0415
+
+    state = _tuned("codex/compaction/sessions", lang)
+    job = state.tune.job
+    assert job is not None
+    assert job.point_costs is not None
+    result = state.tune.result
+    assert result is not None
+    g = result.grid
+    for i in (0, 3, len(job.point_costs) - 1):
+        c = job.point_costs[i]
+        assert c.modelled is not None
+        assert c.delta is not None
+        engine = _cost_amount(g, g.cost_units(i), lang)
+        assert format_money(c.modelled) not in engine
+        text = render_tune(reduce(state, TunePointFocused(i))).text["tune-point"]
+        assert engine not in text
+        assert t("tune.point", lang).split(":")[0].split("{")[0] in text
+        assert text.endswith(
+            t(
+                "tune.delta.value",
+                lang,
+                modelled=format_money(c.modelled),
+                delta=signed_money(c.delta),
+            )
+        )

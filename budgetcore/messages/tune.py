@@ -213,6 +213,16 @@ MESSAGES: dict[str, tuple[str, str]] = {
         "{peak_unseen});{runs}、{recompresses};{rejected};完整输入"
         "峰值 {peak},M 为 {m} tokens;{generations},压缩比 {compression}",
     ),
+    # Over a log: the point's cost is its what-if, said after it (tune.point-whatif).
+    "tune.point.what-if": (
+        "K {k} tokens, S {s} tokens: unseen history {unseen} tokens "
+        "summed over turns (at most {peak_unseen} on one turn); {runs} and "
+        "{recompresses}; {rejected}; peak full input {peak} of "
+        "M {m} tokens; {generations}, compression {compression}",
+        "K {k} tokens,S {s} tokens:未见历史按轮合计 {unseen} tokens(单轮最多 "
+        "{peak_unseen});{runs}、{recompresses};{rejected};完整输入"
+        "峰值 {peak},M 为 {m} tokens;{generations},压缩比 {compression}",
+    ),
     # {value} of tune.broken.*_rejected and {turns} of tune.sessions.*: "1 turn".
     "tune.count.turns.one": ("{n} turn", "{n} 轮"),
     "tune.count.turns.other": ("{n} turns", "{n} 轮"),
