@@ -520,3 +520,25 @@ def test_a_points_text_over_a_log_gives_one_cost_its_what_if(lang: str) -> None:
                 delta=signed_money(c.delta),
             )
         )
+
+
+def test_a_points_text_keeps_the_grids_cost_when_no_what_if_is_known(tmp_path: Path) -> None:
+    """A Cline task that names no model beside a Codex rollout: no point's what-if is
+    known, so the choice ranks the grid's own modelled cost (tune.result.summarise), and
+    the point's text keeps it."""
+    from budgetcore.ui.tune.maps import _cost_amount  # noqa: PLC0415
+
+    shutil.copytree(LOGS / "cline" / "v3", tmp_path / "cline")
+    shutil.copytree(LOGS / "codex" / "compaction", tmp_path / "codex")
+    state = reduce(reduce(initial_state(), ReplayToggled(True)), ReplaySourceChosen("log"))
+    state = reduce(state, ReplayLogsLoaded(folder_files(tmp_path)))
+    state = tune_done(reduce(state, TuneToggled(True)))
+    job, result = state.tune.job, state.tune.result
+    assert job is not None
+    assert result is not None
+    assert job.point_costs is not None
+    assert all(c.modelled is None for c in job.point_costs)
+    g = result.grid
+    text = render_tune(reduce(state, TunePointFocused(3))).text["tune-point"]
+    assert _cost_amount(g, g.cost_units(3), "en") in text
+    assert text.endswith(t("tune.delta.unknown", "en"))

@@ -160,8 +160,10 @@ def point_text(
     """Point ``i``'s exact values in words (a cell's label and the readout); with
     ``costs``, its what-if on the as-run baseline and the change from it too."""
     # Over a log the point's cost is its what-if alone: the engine's own cost (spec
-    # §16: its F, no as-run cache) is of another scope, and the choice ranks what-ifs.
-    text = _point_values(g, i, lang, engine_cost=costs is None)
+    # §16: its F, no as-run cache) is of another scope, and the choice ranks what-ifs,
+    # unless none is known (tune.result.summarise): then it ranks the engine's, said.
+    ranked = costs is not None and any(c.modelled is not None for c in costs)
+    text = _point_values(g, i, lang, engine_cost=not ranked)
     if costs is not None:
         text = t("tune.point-whatif", lang, point=text, whatif=delta_text(costs[i], lang))
     if result is not None and result.runtime is not None:
