@@ -542,3 +542,34 @@ def test_a_points_text_keeps_the_grids_cost_when_no_what_if_is_known(tmp_path: P
     text = render_tune(reduce(state, TunePointFocused(3))).text["tune-point"]
     assert _cost_amount(g, g.cost_units(3), "en") in text
     assert text.endswith(t("tune.delta.unknown", "en"))
+
+
+@pytest.mark.parametrize("lang", ["en", "zh"])
+def test_each_session_that_is_no_baseline_is_named_beside_its_own_reason(
+    lang: str, tmp_path: Path
+) -> None:
+    """The seventh walk: a Cline task that names no model and a Gemini CLI session (no
+    cache model for Google) in one folder; Tune named both beside the Cline task's
+    reason alone ("the log names no model ... Cline 3.x names a request's model ..."),
+    as if the Gemini session named none."""
+    from budgetcore.ui.replay.backtest import caveat_text  # noqa: PLC0415
+
+    shutil.copytree(LOGS / "cline" / "v3", tmp_path / "cline")
+    shutil.copytree(LOGS / "gemini" / "jsonl", tmp_path / "gemini")
+    state = reduce(initial_state(), LanguageChosen(lang))
+    state = reduce(reduce(state, ReplayToggled(True)), ReplaySourceChosen("log"))
+    state = reduce(state, ReplayLogsLoaded(folder_files(tmp_path)))
+    state = tune_done(reduce(state, TuneToggled(True)))
+    job = state.tune.job
+    assert job is not None
+    runs = [
+        (n, b.as_run) for (n, _), b in zip(job.inputs.sessions, job.inputs.baselines, strict=True)
+    ]
+    reasons = {name: caveat_text(run, lang) for name, run in runs}
+    assert len(set(reasons.values())) == 2
+    choice = html.unescape(render_tune(state).html["tune-choice"])
+    notes = re.findall(r"<p class=\"warn\" data-baseline-untrusted=[^>]*>(.*?)</p>", choice)
+    assert len(notes) == 2
+    for name, reason in reasons.items():
+        (note,) = [n for n in notes if name in n]
+        assert note.endswith(reason)
