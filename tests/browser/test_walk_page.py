@@ -199,3 +199,25 @@ def test_the_what_ifs_tables_stay_inside_their_card_at_320_px(
         assert p.evaluate("document.documentElement.scrollWidth") <= width
         page.assert_no_internal_error()
         assert not page.errors
+
+
+@pytest.mark.parametrize("lang", ["en", "zh"])
+def test_every_select_shows_each_option_whole_at_320_and_360_px(
+    browser: Any, base_url: str, lang: str
+) -> None:
+    """The seventh walk: at 320 px six selects cut their text ("budgetcore (reviewed
+    confi", "Article: 1,048,576 / 65,536, q =", "stop at N failures in a row, an"), at
+    360 px two; 390 px and wider are test_layout_page's."""
+    from tests.browser.test_layout_page import CUT_OPTIONS  # noqa: PLC0415
+
+    for page in _page_at(browser, base_url, 320, 800):
+        p = page.open("#lang=zh" if lang == "zh" else "").page
+        p.evaluate("for (const d of document.querySelectorAll('#app details')) d.open = true")
+        p.set_checked("[data-replay-input='replay.timing']", True)
+        p.wait_for_selector("[data-replay-input='replay.policy']", state="visible")
+        for width in (320, 360):
+            p.set_viewport_size({"width": width, "height": 800})
+            p.wait_for_timeout(200)
+            assert p.evaluate(CUT_OPTIONS) == [], width
+            assert p.evaluate("document.documentElement.scrollWidth") <= width
+        page.assert_no_internal_error()
