@@ -573,3 +573,21 @@ def test_each_session_that_is_no_baseline_is_named_beside_its_own_reason(
     for name, reason in reasons.items():
         (note,) = [n for n in notes if name in n]
         assert note.endswith(reason)
+
+
+@pytest.mark.parametrize("lang", ["en", "zh"])
+def test_each_quality_maps_caveat_speaks_of_its_own_measure(lang: str) -> None:
+    """The seventh walk: the compression and generations maps' "what this must not be
+    read as" ended "unseen history is what a request leaves out, not what is lost", of a
+    measure neither shows; each map's caveat is its own."""
+    maps = html.unescape(render_tune(_tuned("claude/27-asrun-backtest", lang)).html["tune-maps"])
+    said = {}
+    for measure in ("unseen", "runs", "generations", "compression"):
+        figure = maps[maps.index(f'data-figure="tune-{measure}"') :]
+        figure = figure[: figure.index("</figure>")]
+        (said[measure],) = re.findall(r'<p class="caveat">(.*?)</p>', figure)
+    unseen_clause = t("tune.not-measure", lang).rsplit(";", 1)[-1]
+    assert unseen_clause in said["unseen"]
+    for measure in ("runs", "generations", "compression"):
+        assert unseen_clause not in said[measure], measure
+        assert said[measure].endswith(t(f"tune.not-measure.{measure}", lang))

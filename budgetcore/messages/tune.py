@@ -317,6 +317,28 @@ MESSAGES: dict[str, tuple[str, str]] = {
         "对其他会话的预测。每个格子是这些会话在本场景规则下以该 K 与 S 重放的结果,是模型计算的,"
         "不是实测;未见历史是请求没有带上的部分,不是丢失的部分。",
     ),
+    # Each quality map's own clause: the compression and generations maps said "unseen
+    # history is what a request leaves out", of a measure they do not show.
+    "tune.not-measure.runs": (
+        "a forecast for other sessions. Each cell is these sessions replayed under this "
+        "scenario's rules at that K and S, modelled, not measured.",
+        "对其他会话的预测。每个格子是这些会话在本场景规则下以该 K 与 S 重放的结果,是模型计算的,"
+        "不是实测。",
+    ),
+    "tune.not-measure.generations": (
+        "a forecast for other sessions, nor a measure of what the summaries kept. Each cell "
+        "is these sessions replayed under this scenario's rules at that K and S, modelled, "
+        "not measured; a generation is one more summary that the oldest history went through.",
+        "对其他会话的预测,也不是摘要保留了多少的度量。每个格子是这些会话在本场景规则下以该 K 与 S "
+        "重放的结果,是模型计算的,不是实测;每一代表示最早的历史又经过了一次摘要。",
+    ),
+    "tune.not-measure.compression": (
+        "a forecast for other sessions, nor a measure of what the summary kept. Each cell is "
+        "these sessions replayed under this scenario's rules at that K and S, modelled, not "
+        "measured; the ratio is what one run read to what it wrote, in tokens.",
+        "对其他会话的预测,也不是摘要保留了多少的度量。每个格子是这些会话在本场景规则下以该 K 与 S "
+        "重放的结果,是模型计算的,不是实测;比值是一次执行的读入与写出之比(按 tokens 计)。",
+    ),
     "tune.choice.none-serves": (
         "No point is chosen: each of the {points} points rejects every turn, whatever its K and S, so none serves these sessions and a cost of 0 says nothing. The plan itself rejects them: a turn's required input does not fit under M.",
         "没有选中的点:{points} 个点中的每一个都拒绝了每一轮,与 K 和 S 无关,因此没有一个点服务这些会话,0 花费说明不了什么。是方案本身拒绝了它们:一轮的必需输入放不进 M。",

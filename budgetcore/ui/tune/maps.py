@@ -579,7 +579,12 @@ def maps_html(
             title = t(f"tune.map.{measure}.title", lang, unit=unit)
             cells = _cells(g, measure, lang, edges)
             scale = _scale_html(g, measure, edges, lang, skip)
-            caveat = t("tune.not" if measure == "cost" else "tune.not-measure", lang)
+            caveat = t(
+                {"cost": "tune.not", "unseen": "tune.not-measure"}.get(
+                    measure, f"tune.not-measure.{measure}"
+                ),
+                lang,
+            )
         if skip:
             # No setting of the runtime: grey, and said, never a colour on its scale.
             cells = [("tu", none_text) if i in skip else c for i, c in enumerate(cells)]
