@@ -189,14 +189,25 @@ def test_the_what_ifs_tables_stay_inside_their_card_at_320_px(
 ) -> None:
     """The seventh walk: at 320 px the what-if's two tables (its change item by item,
     its quality) sat in grid columns at least 16rem wide, 7 px past the card's border,
-    the ⚠ of every row on it; the page itself did not scroll."""
+    the ⚠ of every row on it; the page itself did not scroll. Of several sessions the
+    backtest names the chosen one: Gemini CLI's 64-hex folder among them."""
     for page in _page_at(browser, base_url, width, 800):
         page.open()
         p = page.page
-        _read_folder(p, LOGS / "claude" / "27-asrun-backtest" / "projects")
-        p.wait_for_selector("[data-what-if] .rp-whatif-delta", state="attached")
-        assert p.evaluate(_PAST_THE_CARD) == []
-        assert p.evaluate("document.documentElement.scrollWidth") <= width
+        copies = {
+            "claude": LOGS / "claude" / "27-asrun-backtest",
+            "gemini": LOGS / "gemini" / "json",
+        }
+        _read_folder(p, tmp_path / "logs", copies)
+        for i in range(3):
+            p.click(f"[data-replay-session='{i}']")
+            p.wait_for_selector(
+                f"[data-replay-session='{i}'][aria-pressed='true']", state="attached"
+            )
+            p.wait_for_selector("[data-what-if] .rp-whatif-delta", state="attached")
+            assert p.locator("[data-asrun-session]").count() == 1
+            assert p.evaluate(_PAST_THE_CARD) == []
+            assert p.evaluate("document.documentElement.scrollWidth") <= width
         page.assert_no_internal_error()
         assert not page.errors
 

@@ -555,7 +555,10 @@ def logs_html(
     if item.as_run is not None:
         from budgetcore.ui.replay.backtest import as_run_html  # noqa: PLC0415
 
-        parts.append(as_run_html(item.as_run, log, lang, wide=wide, what_if=what_if))
+        session = item.name if len(panel.logs) > 1 else ""
+        parts.append(
+            as_run_html(item.as_run, log, lang, wide=wide, what_if=what_if, session=session)
+        )
     on, off, other = _requests(log)
     copies = log.duplicates
     fmt = t(f"replay.log.format.{log.format}", lang)
