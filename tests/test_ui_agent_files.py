@@ -313,3 +313,23 @@ def test_a_totals_only_sessions_usage_table_counts_its_requests_as_unknown(
     cells = re.findall(r'data-usage="requests"[^>]*>([^<]*)</td>', page)
     assert cells, page[:2000]
     assert set(cells) == {CATALOGUE["replay.logs.unknown"][lang == "zh"]}, cells
+
+
+def test_a_compactions_trigger_is_said_in_chinese() -> None:
+    """The seventh walk: claude/27-asrun-backtest's two compactions read "触发方式 auto"
+    and "触发方式 manual" on the Chinese page, the log's own English words; a trigger
+    word we do not know stays the log's, quoted as it was."""
+    from budgetcore.replay.logs.model import LogCompaction  # noqa: PLC0415
+    from budgetcore.ui.replay.logs import _compaction_text  # noqa: PLC0415
+
+    panel = with_logs(ReplayPanel(), picked_folder(LOGS / "claude" / "27-asrun-backtest"))
+    zh = re.findall(r"<li data-compaction=[^>]*>([^<]*)</li>", str(logs_html(panel, "zh")))
+    assert len(zh) == 2
+    assert "触发方式 自动" in zh[0]
+    assert "触发方式 手动" in zh[1]
+    assert not any(re.search(r"\b(auto|manual)\b", s) for s in zh)
+    en = re.findall(r"<li data-compaction=[^>]*>([^<]*)</li>", str(logs_html(panel, "en")))
+    assert "trigger auto," in en[0]
+    assert "trigger manual," in en[1]
+    odd = _compaction_text(LogCompaction(3, 1, "hook", 9_000, None), "zh")
+    assert "触发方式 hook" in odd

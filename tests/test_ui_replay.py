@@ -1884,3 +1884,31 @@ def test_the_chinese_ledger_lists_its_items_with_the_chinese_comma() -> None:
             assert sep in shown, (lang, kind, shown)
             if lang == "zh":
                 assert ", " not in shown, (kind, shown)
+
+
+@pytest.mark.parametrize("lang", ["en", "zh"])
+def test_of_several_sessions_the_backtest_names_the_one_it_is_of(lang: str) -> None:
+    """The seventh walk: a folder of 11 sessions (the sessions table's total at least
+    $1.68712265) showed "Backtest: the session as it ran, modelled" and "Both figures
+    cover the same 9 requests in 3 series of the session": which session was said only
+    by a ▸ in the table and by a line below the what-if. The backtest names it first;
+    a lone session, named by its read line, is not named twice."""
+    state = reduce(reduce(_open(), LanguageChosen(lang)), ReplaySourceChosen("log"))
+    fixture = FIXTURES / "logs" / "claude" / "27-asrun-backtest"
+    state = reduce(state, ReplayLogsLoaded(folder_files(fixture)))
+    panel = state.replay
+    assert len(panel.logs) == 2
+    for chosen in (0, 1):
+        state = reduce(state, ReplayLogChosen(chosen))
+        log = unescape(_screen(state).html["replay-log"])
+        name = state.replay.chosen.name  # type: ignore[union-attr]
+        said = t("asrun.session", lang, name=name)
+        assert said in log
+        assert log.index(said) < log.index("data-asrun-line")
+        other = state.replay.logs[1 - chosen].name
+        assert t("asrun.session", lang, name=other) not in log
+    one = reduce(
+        reduce(reduce(_open(), LanguageChosen(lang)), ReplaySourceChosen("log")),
+        ReplayLogsLoaded(folder_files(FIXTURES / "logs" / "claude" / "12-compact-preserved-2.1")),
+    )
+    assert "data-asrun-session" not in _screen(one).html["replay-log"]

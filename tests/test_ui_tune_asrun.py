@@ -13,6 +13,7 @@ import html
 import itertools
 import json
 import re
+import shutil
 import subprocess
 import sys
 from decimal import Decimal
@@ -434,3 +435,159 @@ def test_a_choice_below_m_says_nothing_of_it() -> None:
     assert result.choice is not None
     assert result.choice.k < state.plan.main_safe_input
     assert 'data-tune-binds="at-m"' not in str(render_tune(state).html["tune-choice"])
+
+
+@pytest.mark.parametrize("lang", ["en", "zh"])
+def test_each_session_named_off_by_more_than_5_percent_gives_its_own_error(lang: str) -> None:
+    """The seventh walk: claude/27-asrun-backtest holds two sessions, 2701 off by +6.3 %,
+    2702 within 5 %; the note named 2701 with the two sessions' sum (+5.8 %), a figure of
+    another scope, as if 2701 itself were 5.8 % off."""
+    state = _tuned("claude/27-asrun-backtest", lang)
+    job = state.tune.job
+    assert job is not None
+    runs = {
+        name: b.as_run
+        for (name, _), b in zip(job.inputs.sessions, job.inputs.baselines, strict=True)
+    }
+    off = [name for name, run in runs.items() if run.trusted is False]
+    assert len(off) == 1 < len(runs)
+    choice = html.unescape(render_tune(state).html["tune-choice"])
+    note = choice[choice.index("data-backtest-off") :]
+    note = note[: note.index("</p>")]
+    own = ratio_text(runs[off[0]].ratio)
+    assert own == "+6.3 %"
+    assert off[0] in note
+    assert own in note
+    assert "+5.8 %" not in note
+
+
+@pytest.mark.parametrize("lang", ["en", "zh"])
+def test_several_sessions_off_by_more_than_5_percent_each_give_their_own_error(
+    lang: str, tmp_path: Path
+) -> None:
+    """A Qwen Code and a pi session in one folder, both off by more than 5 %: each is
+    named beside its own error, and the note says "these backtests"."""
+    shutil.copytree(LOGS / "qwen" / "plain", tmp_path / "qwen")
+    shutil.copytree(LOGS / "pi" / "branch", tmp_path / "pi")
+    state = reduce(initial_state(), LanguageChosen(lang))
+    state = reduce(reduce(state, ReplayToggled(True)), ReplaySourceChosen("log"))
+    state = reduce(state, ReplayLogsLoaded(folder_files(tmp_path)))
+    state = tune_done(reduce(state, TuneToggled(True)))
+    job = state.tune.job
+    assert job is not None
+    runs = [
+        (name, b.as_run)
+        for (name, _), b in zip(job.inputs.sessions, job.inputs.baselines, strict=True)
+    ]
+    assert [r.trusted for _, r in runs] == [False, False]
+    choice = html.unescape(render_tune(state).html["tune-choice"])
+    note = choice[choice.index("data-backtest-off") :]
+    note = note[: note.index("</p>")]
+    for name, run in runs:
+        assert t("tune.session-ratio", lang, name=name, ratio=ratio_text(run.ratio)) in note
+    assert note.endswith(t("tune.backtest-off.several", lang))
+
+
+@pytest.mark.parametrize("lang", ["en", "zh"])
+def test_a_points_text_over_a_log_gives_one_cost_its_what_if(lang: str) -> None:
+    """The seventh walk, codex/compaction: a focused point read "modelled cost
+    $0.5359375; ...; what-if $0.3110095", two costs of one point, the first the engine's
+    own replay (spec §16: its own F, no as-run cache), while the choice, its "lowest
+    modelled cost" and its "costs less than the next point" are all the what-if's."""
+    from budgetcore.ui.tune.maps import _cost_amount  # noqa: PLC0415
+
+    state = _tuned("codex/compaction/sessions", lang)
+    job = state.tune.job
+    assert job is not None
+    assert job.point_costs is not None
+    result = state.tune.result
+    assert result is not None
+    g = result.grid
+    for i in (0, 3, len(job.point_costs) - 1):
+        c = job.point_costs[i]
+        assert c.modelled is not None
+        assert c.delta is not None
+        engine = _cost_amount(g, g.cost_units(i), lang)
+        assert format_money(c.modelled) not in engine
+        text = render_tune(reduce(state, TunePointFocused(i))).text["tune-point"]
+        assert engine not in text
+        assert t("tune.point", lang).split(":")[0].split("{")[0] in text
+        assert text.endswith(
+            t(
+                "tune.delta.value",
+                lang,
+                modelled=format_money(c.modelled),
+                delta=signed_money(c.delta),
+            )
+        )
+
+
+def test_a_points_text_keeps_the_grids_cost_when_no_what_if_is_known(tmp_path: Path) -> None:
+    """A Cline task that names no model beside a Codex rollout: no point's what-if is
+    known, so the choice ranks the grid's own modelled cost (tune.result.summarise), and
+    the point's text keeps it."""
+    from budgetcore.ui.tune.maps import _cost_amount  # noqa: PLC0415
+
+    shutil.copytree(LOGS / "cline" / "v3", tmp_path / "cline")
+    shutil.copytree(LOGS / "codex" / "compaction", tmp_path / "codex")
+    state = reduce(reduce(initial_state(), ReplayToggled(True)), ReplaySourceChosen("log"))
+    state = reduce(state, ReplayLogsLoaded(folder_files(tmp_path)))
+    state = tune_done(reduce(state, TuneToggled(True)))
+    job, result = state.tune.job, state.tune.result
+    assert job is not None
+    assert result is not None
+    assert job.point_costs is not None
+    assert all(c.modelled is None for c in job.point_costs)
+    g = result.grid
+    text = render_tune(reduce(state, TunePointFocused(3))).text["tune-point"]
+    assert _cost_amount(g, g.cost_units(3), "en") in text
+    assert text.endswith(t("tune.delta.unknown", "en"))
+
+
+@pytest.mark.parametrize("lang", ["en", "zh"])
+def test_each_session_that_is_no_baseline_is_named_beside_its_own_reason(
+    lang: str, tmp_path: Path
+) -> None:
+    """The seventh walk: a Cline task that names no model and a Gemini CLI session (no
+    cache model for Google) in one folder; Tune named both beside the Cline task's
+    reason alone ("the log names no model ... Cline 3.x names a request's model ..."),
+    as if the Gemini session named none."""
+    from budgetcore.ui.replay.backtest import caveat_text  # noqa: PLC0415
+
+    shutil.copytree(LOGS / "cline" / "v3", tmp_path / "cline")
+    shutil.copytree(LOGS / "gemini" / "jsonl", tmp_path / "gemini")
+    state = reduce(initial_state(), LanguageChosen(lang))
+    state = reduce(reduce(state, ReplayToggled(True)), ReplaySourceChosen("log"))
+    state = reduce(state, ReplayLogsLoaded(folder_files(tmp_path)))
+    state = tune_done(reduce(state, TuneToggled(True)))
+    job = state.tune.job
+    assert job is not None
+    runs = [
+        (n, b.as_run) for (n, _), b in zip(job.inputs.sessions, job.inputs.baselines, strict=True)
+    ]
+    reasons = {name: caveat_text(run, lang) for name, run in runs}
+    assert len(set(reasons.values())) == 2
+    choice = html.unescape(render_tune(state).html["tune-choice"])
+    notes = re.findall(r"<p class=\"warn\" data-baseline-untrusted=[^>]*>(.*?)</p>", choice)
+    assert len(notes) == 2
+    for name, reason in reasons.items():
+        (note,) = [n for n in notes if name in n]
+        assert note.endswith(reason)
+
+
+@pytest.mark.parametrize("lang", ["en", "zh"])
+def test_each_quality_maps_caveat_speaks_of_its_own_measure(lang: str) -> None:
+    """The seventh walk: the compression and generations maps' "what this must not be
+    read as" ended "unseen history is what a request leaves out, not what is lost", of a
+    measure neither shows; each map's caveat is its own."""
+    maps = html.unescape(render_tune(_tuned("claude/27-asrun-backtest", lang)).html["tune-maps"])
+    said = {}
+    for measure in ("unseen", "runs", "generations", "compression"):
+        figure = maps[maps.index(f'data-figure="tune-{measure}"') :]
+        figure = figure[: figure.index("</figure>")]
+        (said[measure],) = re.findall(r'<p class="caveat">(.*?)</p>', figure)
+    unseen_clause = t("tune.not-measure", lang).rsplit(";", 1)[-1]
+    assert unseen_clause in said["unseen"]
+    for measure in ("runs", "generations", "compression"):
+        assert unseen_clause not in said[measure], measure
+        assert said[measure].endswith(t(f"tune.not-measure.{measure}", lang))

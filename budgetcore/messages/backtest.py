@@ -10,6 +10,10 @@ MESSAGES: dict[str, tuple[str, str]] = {
     # The backtest leaves out what the measured usage bills of summed-usage messages
     # (AsRun.summed_left_out): both sides are the replayed requests'.
     # The backtest's scope, said once under its line (the what-if says it is the same).
+    "asrun.session": (
+        "Session {name} (the one chosen in the table above)",
+        "会话 {name}(上表中选中的那一个)",
+    ),
     "asrun.scope": (
         "Both figures cover the same {requests} in {series} of the session (each series below).",
         "两个数字覆盖会话中相同的 {requests}(共 {series},下方逐个列出)。",

@@ -82,6 +82,10 @@ MESSAGES: dict[str, tuple[str, str]] = {
         "in a session of totals, which has no turns",
         "在只有总量、没有轮次的会话中",
     ),
+    # The log's own trigger words (Claude Code's compactMetadata.trigger, OpenCode's
+    # part.auto), said in the reader's language; any other word stays the log's.
+    "replay.log.trigger.auto": ("auto", "自动"),
+    "replay.log.trigger.manual": ("manual", "手动"),
     "replay.log.not-recorded": ("not recorded in the log", "日志未记录"),
     "replay.log.kept": (
         "Only token counts and the model name were kept; message text was dropped as the file was read and nothing was sent anywhere.",

@@ -213,6 +213,16 @@ MESSAGES: dict[str, tuple[str, str]] = {
         "{peak_unseen});{runs}、{recompresses};{rejected};完整输入"
         "峰值 {peak},M 为 {m} tokens;{generations},压缩比 {compression}",
     ),
+    # Over a log: the point's cost is its what-if, said after it (tune.point-whatif).
+    "tune.point.what-if": (
+        "K {k} tokens, S {s} tokens: unseen history {unseen} tokens "
+        "summed over turns (at most {peak_unseen} on one turn); {runs} and "
+        "{recompresses}; {rejected}; peak full input {peak} of "
+        "M {m} tokens; {generations}, compression {compression}",
+        "K {k} tokens,S {s} tokens:未见历史按轮合计 {unseen} tokens(单轮最多 "
+        "{peak_unseen});{runs}、{recompresses};{rejected};完整输入"
+        "峰值 {peak},M 为 {m} tokens;{generations},压缩比 {compression}",
+    ),
     # {value} of tune.broken.*_rejected and {turns} of tune.sessions.*: "1 turn".
     "tune.count.turns.one": ("{n} turn", "{n} 轮"),
     "tune.count.turns.other": ("{n} turns", "{n} 轮"),
@@ -306,6 +316,28 @@ MESSAGES: dict[str, tuple[str, str]] = {
         "request leaves out, not what is lost.",
         "对其他会话的预测。每个格子是这些会话在本场景规则下以该 K 与 S 重放的结果,是模型计算的,"
         "不是实测;未见历史是请求没有带上的部分,不是丢失的部分。",
+    ),
+    # Each quality map's own clause: the compression and generations maps said "unseen
+    # history is what a request leaves out", of a measure they do not show.
+    "tune.not-measure.runs": (
+        "a forecast for other sessions. Each cell is these sessions replayed under this "
+        "scenario's rules at that K and S, modelled, not measured.",
+        "对其他会话的预测。每个格子是这些会话在本场景规则下以该 K 与 S 重放的结果,是模型计算的,"
+        "不是实测。",
+    ),
+    "tune.not-measure.generations": (
+        "a forecast for other sessions, nor a measure of what the summaries kept. Each cell "
+        "is these sessions replayed under this scenario's rules at that K and S, modelled, "
+        "not measured; a generation is one more summary that the oldest history went through.",
+        "对其他会话的预测,也不是摘要保留了多少的度量。每个格子是这些会话在本场景规则下以该 K 与 S "
+        "重放的结果,是模型计算的,不是实测;每一代表示最早的历史又经过了一次摘要。",
+    ),
+    "tune.not-measure.compression": (
+        "a forecast for other sessions, nor a measure of what the summary kept. Each cell is "
+        "these sessions replayed under this scenario's rules at that K and S, modelled, not "
+        "measured; the ratio is what one run read to what it wrote, in tokens.",
+        "对其他会话的预测,也不是摘要保留了多少的度量。每个格子是这些会话在本场景规则下以该 K 与 S "
+        "重放的结果,是模型计算的,不是实测;比值是一次执行的读入与写出之比(按 tokens 计)。",
     ),
     "tune.choice.none-serves": (
         "No point is chosen: each of the {points} points rejects every turn, whatever its K and S, so none serves these sessions and a cost of 0 says nothing. The plan itself rejects them: a turn's required input does not fit under M.",
@@ -468,6 +500,18 @@ MESSAGES: dict[str, tuple[str, str]] = {
         "此回测与账单的差距超过 5 %({ratio}):每个点的假设(包括选中的点)都是模型的结果,"
         "不是会话本身的(⚠)。",
     ),
+    "tune.backtest-off.several": (
+        "These backtests are not within 5 % of their bills: every point's what-if, the "
+        "chosen one's too, is the model's, not the sessions' (⚠).",
+        "这些回测与各自账单的差距超过 5 %:每个点的假设(包括选中的点)都是模型的结果,"
+        "不是会话本身的(⚠)。",
+    ),
+    "tune.backtest-unchecked.several": (
+        "These backtests cannot all be checked (a cost is unknown): every point's what-if "
+        "is the model's, not the sessions' (⚠).",
+        "这些回测无法全部核对(有花费未知):每个点的假设都是模型的结果,不是会话本身的(⚠)。",
+    ),
+    "tune.session-ratio": ("{name} ({ratio})", "{name}({ratio})"),
     "tune.backtest-unchecked": (
         "This backtest cannot be checked (a cost is unknown): every point's what-if is the "
         "model's, not the session's (⚠).",

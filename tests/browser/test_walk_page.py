@@ -5,11 +5,12 @@ from __future__ import annotations
 
 import shutil
 from pathlib import Path
+from typing import Any
 
 import pytest
 from playwright.sync_api import Page as PlaywrightPage
 
-from tests.browser.conftest import Page
+from tests.browser.conftest import Page, _page_at
 
 pytestmark = pytest.mark.browser
 
@@ -171,3 +172,63 @@ def test_a_long_registry_name_keeps_the_phone_page_narrow(narrow_page: Page, lan
     assert p.evaluate("document.documentElement.scrollWidth") <= width
     page.assert_no_internal_error()
     assert not page.errors
+
+
+#: Elements drawn past the right edge of their backtest or what-if card (a stacked
+#: table's head is clipped to 1 px, so it never counts).
+_PAST_THE_CARD = """() => [...document.querySelectorAll('.rp-asrun, .rp-whatif, .rp-asrun-how')]
+  .flatMap(card => { const edge = card.getBoundingClientRect().right;
+    return [...card.querySelectorAll('*')].filter(e => { const r = e.getBoundingClientRect();
+      return r.width > 1 && r.right > edge + 0.5 && !e.closest('table.stack thead'); })
+    .map(e => e.tagName + '.' + e.className); })"""
+
+
+@pytest.mark.parametrize("width", [320, 360])
+def test_the_what_ifs_tables_stay_inside_their_card_at_320_px(
+    browser: Any, base_url: str, width: int, tmp_path: Path
+) -> None:
+    """The seventh walk: at 320 px the what-if's two tables (its change item by item,
+    its quality) sat in grid columns at least 16rem wide, 7 px past the card's border,
+    the ⚠ of every row on it; the page itself did not scroll. Of several sessions the
+    backtest names the chosen one: Gemini CLI's 64-hex folder among them."""
+    for page in _page_at(browser, base_url, width, 800):
+        page.open()
+        p = page.page
+        copies = {
+            "claude": LOGS / "claude" / "27-asrun-backtest",
+            "gemini": LOGS / "gemini" / "json",
+        }
+        _read_folder(p, tmp_path / "logs", copies)
+        for i in range(3):
+            p.click(f"[data-replay-session='{i}']")
+            p.wait_for_selector(
+                f"[data-replay-session='{i}'][aria-pressed='true']", state="attached"
+            )
+            p.wait_for_selector("[data-what-if] .rp-whatif-delta", state="attached")
+            assert p.locator("[data-asrun-session]").count() == 1
+            assert p.evaluate(_PAST_THE_CARD) == []
+            assert p.evaluate("document.documentElement.scrollWidth") <= width
+        page.assert_no_internal_error()
+        assert not page.errors
+
+
+@pytest.mark.parametrize("lang", ["en", "zh"])
+def test_every_select_shows_each_option_whole_at_320_and_360_px(
+    browser: Any, base_url: str, lang: str
+) -> None:
+    """The seventh walk: at 320 px six selects cut their text ("budgetcore (reviewed
+    confi", "Article: 1,048,576 / 65,536, q =", "stop at N failures in a row, an"), at
+    360 px two; 390 px and wider are test_layout_page's."""
+    from tests.browser.test_layout_page import CUT_OPTIONS  # noqa: PLC0415
+
+    for page in _page_at(browser, base_url, 320, 800):
+        p = page.open("#lang=zh" if lang == "zh" else "").page
+        p.evaluate("for (const d of document.querySelectorAll('#app details')) d.open = true")
+        p.set_checked("[data-replay-input='replay.timing']", True)
+        p.wait_for_selector("[data-replay-input='replay.policy']", state="visible")
+        for width in (320, 360):
+            p.set_viewport_size({"width": width, "height": 800})
+            p.wait_for_timeout(200)
+            assert p.evaluate(CUT_OPTIONS) == [], width
+            assert p.evaluate("document.documentElement.scrollWidth") <= width
+        page.assert_no_internal_error()

@@ -284,7 +284,13 @@ def _lifetime_ms(a: AsRun) -> int:
 
 
 def as_run_html(
-    a: AsRun, log: ParsedLog, lang: str, *, wide: bool = True, what_if: WhatIf | None = None
+    a: AsRun,
+    log: ParsedLog,
+    lang: str,
+    *,
+    wide: bool = True,
+    what_if: WhatIf | None = None,
+    session: str = "",
 ) -> Markup:
     """The backtest and the what-if in the order of docs/spec.md §17: first the
     backtest's line, "As run: measured $X, modelled $X′ (±r %)", with the requests both
@@ -292,7 +298,9 @@ def as_run_html(
     (``what_if``, when there is one); then how the backtest modelled the session: the
     runtime, window and trigger with their evidence, the cache rules, each series, and
     the log's compactions beside the runtime's. The sixth walk found the what-if after
-    a screen of that evidence, and the engine's own bill beside it."""
+    a screen of that evidence, and the engine's own bill beside it. ``session``: the
+    chosen session's name, said first when the import holds several (the seventh walk:
+    of 11 sessions, only a ▸ in the table said which one the figures were of)."""
     line = el(
         "p",
         {
@@ -406,6 +414,15 @@ def as_run_html(
         "section",
         {"class": "rp-asrun", "data-as-run": a.runtime},
         el("h3", None, t("asrun.h", lang)),
+        (
+            el(
+                "p",
+                {"class": "note-small rp-asrun-session", "data-asrun-session": session},
+                t("asrun.session", lang, name=session),
+            )
+            if session
+            else Markup("")
+        ),
         line,
         scope,
         _off_note(a, lang),

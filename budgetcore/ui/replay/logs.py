@@ -555,7 +555,10 @@ def logs_html(
     if item.as_run is not None:
         from budgetcore.ui.replay.backtest import as_run_html  # noqa: PLC0415
 
-        parts.append(as_run_html(item.as_run, log, lang, wide=wide, what_if=what_if))
+        session = item.name if len(panel.logs) > 1 else ""
+        parts.append(
+            as_run_html(item.as_run, log, lang, wide=wide, what_if=what_if, session=session)
+        )
     on, off, other = _requests(log)
     copies = log.duplicates
     fmt = t(f"replay.log.format.{log.format}", lang)
@@ -661,9 +664,14 @@ def _compaction_text(c: LogCompaction, lang: str, *, totals: bool = False) -> st
         lang,
         line=line,
         when=when,
-        trigger=c.trigger or missing,
+        trigger=_trigger_word(c.trigger, lang) if c.trigger else missing,
         pre=missing if c.pre_tokens is None else format_int(c.pre_tokens),
     )
+
+
+def _trigger_word(trigger: str, lang: str) -> str:
+    key = f"replay.log.trigger.{trigger}"
+    return t(key, lang) if key in CATALOGUE else trigger
 
 
 def _exact_int(value: int | None) -> str:

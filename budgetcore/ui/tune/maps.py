@@ -159,7 +159,11 @@ def point_text(
 ) -> str:
     """Point ``i``'s exact values in words (a cell's label and the readout); with
     ``costs``, its what-if on the as-run baseline and the change from it too."""
-    text = _point_values(g, i, lang)
+    # Over a log the point's cost is its what-if alone: the engine's own cost (spec
+    # §16: its F, no as-run cache) is of another scope, and the choice ranks what-ifs,
+    # unless none is known (tune.result.summarise): then it ranks the engine's, said.
+    ranked = costs is not None and any(c.modelled is not None for c in costs)
+    text = _point_values(g, i, lang, engine_cost=not ranked)
     if costs is not None:
         text = t("tune.point-whatif", lang, point=text, whatif=delta_text(costs[i], lang))
     if result is not None and result.runtime is not None:
@@ -167,7 +171,7 @@ def point_text(
     return text
 
 
-def _point_values(g: GridMeasures, i: int, lang: str) -> str:
+def _point_values(g: GridMeasures, i: int, lang: str, *, engine_cost: bool = True) -> str:
     k, s = g.point(i)
     c = g.columns
     cost = (
@@ -176,7 +180,7 @@ def _point_values(g: GridMeasures, i: int, lang: str) -> str:
         else t("tune.unknown-usage", lang)
     )
     return t(
-        "tune.point",
+        "tune.point" if engine_cost else "tune.point.what-if",
         lang,
         k=format_int(k),
         s=format_int(s),
@@ -575,7 +579,12 @@ def maps_html(
             title = t(f"tune.map.{measure}.title", lang, unit=unit)
             cells = _cells(g, measure, lang, edges)
             scale = _scale_html(g, measure, edges, lang, skip)
-            caveat = t("tune.not" if measure == "cost" else "tune.not-measure", lang)
+            caveat = t(
+                {"cost": "tune.not", "unseen": "tune.not-measure"}.get(
+                    measure, f"tune.not-measure.{measure}"
+                ),
+                lang,
+            )
         if skip:
             # No setting of the runtime: grey, and said, never a colour on its scale.
             cells = [("tu", none_text) if i in skip else c for i, c in enumerate(cells)]

@@ -42,6 +42,7 @@ from budgetcore.ui.tune.state import (
 from budgetcore.units import format_int, format_money
 
 if TYPE_CHECKING:  # the tune model loads when the panel first runs, not on boot
+    from budgetcore.replay.asrun import AsRun
     from budgetcore.tune.choice import Constraints
     from budgetcore.tune.measures import GridMeasures
     from budgetcore.tune.result import TuneResult
@@ -177,23 +178,38 @@ def backtest_html(job: TuneJob, lang: str) -> Markup:
     notes: list[Markup] = [line]
     several = len(runs) > 1
     caveats = [(name, run) for name, run in named if run.caveat]
-    off = [name for name, run in named if run.trusted is not True and not run.caveat]
-    if caveats:
-        run = caveats[0][1]
-        text = caveat_text(run, lang)
-        if several:
-            names = t("msg.item-sep", lang).join(n for n, _ in caveats)
-            text = t("tune.sessions-named", lang, names=names) + text
-        notes.append(el("p", {"class": "warn", "data-baseline-untrusted": run.served_by}, text))
+    off = [(name, run) for name, run in named if run.trusted is not True and not run.caveat]
+    # One note per reason, naming the sessions it holds for: a Gemini CLI session (no
+    # cache model for Google) beside a Cline task that names no model was given the
+    # Cline task's reason.
+    by_reason: dict[str, list[tuple[str, AsRun]]] = {}
+    for name, run in caveats:
+        by_reason.setdefault(caveat_text(run, lang), []).append((name, run))
+    for reason, held in by_reason.items():
+        names = t("msg.item-sep", lang).join(n for n, _ in held)
+        said = t("tune.sessions-named", lang, names=names) + reason if several else reason
+        notes.append(
+            el("p", {"class": "warn", "data-baseline-untrusted": held[0][1].served_by}, said)
+        )
     if off:
         key = (
             "tune.backtest-off"
             if any(r.trusted is False for _, r in named)
             else "tune.backtest-unchecked"
         )
-        text = t(key, lang, ratio=_ratio_text(ratio, lang))
+        # Each session named with its own error, never the sum's: the sum is of
+        # another scope, and can be within 5 % while one session is not.
+        if len(off) > 1:
+            key += ".several"
+        text = t(key, lang, ratio=_ratio_text(off[0][1].ratio, lang))
         if several:
-            text = t("tune.sessions-named", lang, names=t("msg.item-sep", lang).join(off)) + text
+            names = t("msg.item-sep", lang).join(
+                t("tune.session-ratio", lang, name=name, ratio=_ratio_text(run.ratio, lang))
+                if len(off) > 1
+                else name
+                for name, run in off
+            )
+            text = t("tune.sessions-named", lang, names=names) + text
         notes.append(el("p", {"class": "warn", "data-backtest-off": ""}, text))
     return el("div", {"class": "tune-asrun"}, *notes)
 
