@@ -5,6 +5,7 @@ nothing on standard output); each row failed before its fix."""
 from __future__ import annotations
 
 import os
+import re
 import sqlite3
 import subprocess
 import sys
@@ -314,3 +315,79 @@ def test_a_copilot_count_in_superscript_digits_is_a_malformed_count() -> None:
         "log-line-count",
         '"²"',
     )
+
+
+def _pipe_argv(argv: list[str], content: bytes) -> subprocess.CompletedProcess[bytes]:
+    """``argv`` with ``{P}`` a pipe that gives ``content`` once (bash's ``<(cat F)`` is
+    such a pipe, at /dev/fd/N): only one open of it sees the bytes."""
+    read, write = os.pipe()
+    os.set_inheritable(read, True)
+    path = f"/dev/fd/{read}"
+    try:
+        proc = subprocess.Popen(
+            [sys.executable, "-m", "budgetcore", *(a.replace("{P}", path) for a in argv)],
+            stdin=subprocess.DEVNULL,
+            stdout=subprocess.PIPE,
+            stderr=subprocess.PIPE,
+            cwd=ROOT,
+            pass_fds=(read,),
+        )
+    finally:
+        os.close(read)
+    with os.fdopen(write, "wb") as fh:
+        fh.write(content)
+    out, err = proc.communicate(timeout=120)
+    return subprocess.CompletedProcess(proc.args, proc.returncode, out, err)
+
+
+@pytest.mark.parametrize(
+    "argv",
+    [
+        ["replay", "--log", "{P}", "--usage", "--format", "jsonl"],
+        ["replay", "--fragment", "", "--log", "{P}", "--format", "jsonl"],
+        ["tune", "--fragment", "", "--log", "{P}", "--k", "40000", "--s", "8192"],
+        ["tune", "--log", "{P}", "--k", "40000", "--s", "8192"],
+    ],
+)
+def test_a_log_through_a_pipe_is_read_whole(argv: list[str]) -> None:
+    # Whether the log was a database was asked by opening it and reading its first
+    # bytes: from a pipe those bytes (a whole 8 KiB buffer) were gone from the read,
+    # which then counted 1 request of 5 and exit 0 (the seventh walk, <(cat F)). tune
+    # with no scenario read its one log twice, and the second read found it empty.
+    whole = run(*[a.replace("{P}", SESSION) for a in argv])
+    piped = _pipe_argv(argv, (ROOT / SESSION).read_bytes())
+    assert whole.returncode == 0, whole.stderr
+    assert piped.returncode == 0, piped.stderr
+    named = re.compile(rb"/dev/fd/[0-9]+")
+    assert named.sub(SESSION.encode(), piped.stderr) == whole.stderr
+    assert _requests(piped.stdout) == _requests(whole.stdout)
+
+
+def _requests(out: bytes) -> list[object]:
+    """The request and turn counts an output states, wherever they are."""
+    import json  # noqa: PLC0415
+
+    found: list[object] = []
+
+    def walk(value: object) -> None:
+        if isinstance(value, dict):
+            for key, item in value.items():
+                if key in ("requests", "turns", "sessions"):
+                    found.append((key, item))
+                walk(item)
+        elif isinstance(value, list):
+            for item in value:
+                walk(item)
+
+    for line in out.splitlines():
+        walk(json.loads(line))
+    return found
+
+
+def test_tune_with_no_scenario_reads_its_log_from_standard_input() -> None:
+    whole = run("tune", "--log", SESSION, "--k", "40000", "--s", "8192")
+    piped = run(
+        "tune", "--log", "-", "--k", "40000", "--s", "8192", stdin=(ROOT / SESSION).read_bytes()
+    )
+    assert piped.returncode == 0, piped.stderr  # was 2: "log is empty (no line with an entry)"
+    assert _requests(piped.stdout) == _requests(whole.stdout)

@@ -6,6 +6,7 @@ from __future__ import annotations
 import argparse
 import contextlib
 import os
+import stat
 import sys
 from collections.abc import Sequence
 from functools import partial
@@ -36,6 +37,7 @@ __all__ = [
     "log_sessions",
     "read_log_path",
     "read_log_shown",
+    "read_once",
     "replay_arguments",
     "replay_of",
     "write_sessions",
@@ -486,11 +488,28 @@ def _view(d: dict[str, Any]) -> Any:
     return MappingProxyType(d)
 
 
+def read_once(path: str) -> bool:
+    """Whether ``path`` gives its bytes to one read only: standard input, or what is no
+    regular file (a FIFO, bash's ``<(cat F)``, a pipe at /dev/fd/N, a device). Nothing
+    may open such a path to look at it before the read: what the look took is gone
+    from the read (``replay --log <(cat F)`` counted 1 request of 5, exit 0)."""
+    if path == "-":
+        return True
+    try:
+        return not stat.S_ISREG(os.stat(path).st_mode)
+    except OSError:
+        return False  # the read says why it cannot be read
+
+
 def _is_database(path: str) -> bool:
     """Whether the file is an SQLite database (an agent's, such as OpenCode's
-    opencode.db): such a file holds many sessions."""
+    opencode.db): such a file holds many sessions. Never asked of a path read once
+    (:func:`read_once`): its first bytes would be gone from the read; its reader tells
+    a database by those bytes as it reads them, as from standard input."""
     from budgetcore.replay.logs.tally import SQLITE_MAGIC  # noqa: PLC0415
 
+    if read_once(path):
+        return False
     try:
         with open(path, "rb") as fh:
             return fh.read(len(SQLITE_MAGIC)) == SQLITE_MAGIC
