@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import os
 import re
+import shutil
 import sqlite3
 import subprocess
 import sys
@@ -391,3 +392,86 @@ def test_tune_with_no_scenario_reads_its_log_from_standard_input() -> None:
     )
     assert piped.returncode == 0, piped.stderr  # was 2: "log is empty (no line with an entry)"
     assert _requests(piped.stdout) == _requests(whole.stdout)
+
+
+def _opencode_without_messages(folder: Path, *, rows: bool = True) -> Path:
+    """OpenCode's newer database with its session_message table gone: two sessions in
+    its session table and none of their messages anywhere (``rows`` False: every row
+    deleted too, a database that holds nothing)."""
+    source = ROOT / "tests/fixtures/logs/opencode/compaction-v2/opencode/opencode.db"
+    path = folder / "opencode" / "opencode.db"
+    path.parent.mkdir(parents=True)
+    path.write_bytes(source.read_bytes())
+    db = sqlite3.connect(path)
+    db.execute("DROP TABLE session_message")
+    if not rows:
+        db.execute("DELETE FROM session")
+        db.execute("DELETE FROM message")
+    db.commit()
+    db.close()
+    return path
+
+
+_NO_SESSION = (
+    "is a database of OpenCode, but no session in it has a message (tables: message, session)"
+)
+
+
+def test_a_database_none_of_whose_sessions_has_a_message_is_refused(tmp_path: Path) -> None:
+    # It read as "sessions": 0 and a measured cost of "0", exit 0: free, where its two
+    # sessions' messages were simply not there (the seventh walk, a table dropped).
+    path = _opencode_without_messages(tmp_path)
+    for args in (("--log", str(path)), ("--log", str(path), "--usage")):
+        assert refusal(run("replay", *args)) == f"log {_NO_SESSION}"
+    with path.open("rb") as stdin:
+        piped = subprocess.run(
+            [sys.executable, "-m", "budgetcore", "replay", "--log", "-", "--usage"],
+            stdin=stdin,
+            capture_output=True,
+            cwd=ROOT,
+            timeout=120,
+            check=False,
+        )
+    assert refusal(piped) == f"log {_NO_SESSION}"
+
+
+def test_a_folder_whose_database_has_no_session_with_a_message_costs_unknown(
+    tmp_path: Path,
+) -> None:
+    import json  # noqa: PLC0415
+
+    # The folder said "holds no .jsonl file" (exit 2), beside its opencode.db.
+    _opencode_without_messages(tmp_path)
+    shutil.copy(ROOT / SESSION, tmp_path / "claude.jsonl")
+    proc = run("replay", "--log", str(tmp_path), "--usage", "--format", "jsonl")
+    assert proc.returncode == 0, proc.stderr
+    total = json.loads(proc.stdout.splitlines()[-1])["total"]
+    assert total["measured"]["cost"] is None  # unknown, the Claude Code file's beside it
+    assert total["measured"]["known_cost"] != "0"
+    [unread] = total["sessions_unreadable"]
+    assert unread["session"] == "opencode/opencode.db"
+    assert _NO_SESSION in unread["problems"][0]
+    assert not unread["costs_nothing"]
+
+
+def test_a_database_of_no_row_at_all_costs_nothing_in_a_folder(tmp_path: Path) -> None:
+    import json  # noqa: PLC0415
+
+    _opencode_without_messages(tmp_path, rows=False)
+    shutil.copy(ROOT / SESSION, tmp_path / "claude.jsonl")
+    proc = run("replay", "--log", str(tmp_path), "--usage", "--format", "jsonl")
+    total = json.loads(proc.stdout.splitlines()[-1])["total"]
+    assert total["measured"]["cost"] == total["measured"]["known_cost"] != "0"
+    [unread] = total["sessions_unreadable"]
+    assert unread["costs_nothing"]
+
+
+def test_tune_of_a_folder_names_its_database_of_no_session_and_tunes_the_rest(
+    tmp_path: Path,
+) -> None:
+    # The database was passed over in silence; a damaged one ended the whole tune.
+    _opencode_without_messages(tmp_path)
+    shutil.copy(ROOT / SESSION, tmp_path / "claude.jsonl")
+    proc = run("tune", "--fragment", "", "--log", str(tmp_path), "--k", "40000", "--s", "8192")
+    assert proc.returncode == 0, proc.stderr
+    assert f"not replayed: opencode/opencode.db: log {_NO_SESSION}" in proc.stderr.decode()

@@ -650,8 +650,9 @@ def _database_runs(
                 if runs:
                     runs[-1] = kept(runs[-1])
                 runs.append(run)
-    except ScenarioError as exc:
-        return [SessionRun(name, None, error=exc.problems)]
+    except ScenarioError as exc:  # NoRequests: a database of no session at all
+        free = isinstance(exc, NoRequests) and exc.costs_nothing
+        return [SessionRun(name, None, error=exc.problems, costs_nothing=free)]
     except Unreadable as exc:
         problem = Problem.coded("log", "unreadable", why=str(exc))
         return [SessionRun(name, None, error=(problem,))]

@@ -331,6 +331,10 @@ MESSAGES: dict[str, tuple[str, str]] = {
         "{where} is an SQLite database OpenCode's reader cannot use ({why})",
         "{where}是 OpenCode 读取器无法使用的 SQLite 数据库({why})",
     ),
+    "core.log-database-no-session": (
+        "{where} is a database of {agent}, but no session in it has a message (tables: {tables})",
+        "{where}是 {agent} 的数据库,但其中没有任何含消息的会话(表:{tables})",
+    ),
     "core.log-many-sessions": (
         "{where} holds {sessions} sessions: give it as a folder's file, or with --usage, to read each",
         "{where}包含 {sessions} 个会话:将其放在文件夹中或加 --usage 以逐个读取",

@@ -23,7 +23,15 @@ def _database_tasks(
 
     if not _is_database(path):
         return False
-    for log in read_log_sessions(path, fmt, shown):
+    try:
+        logs = read_log_sessions(path, fmt, shown)
+    except ScenarioError:
+        # A database that cannot be read (no agent's, damaged, no session in it): a
+        # session of the folder not replayed, named with why by its task (read again
+        # where it runs), as any other file of the folder; never the whole tune's end.
+        tasks.append(Task(shown, files=(path,), fmt=fmt, series=series))
+        return True
+    for log in logs:
         if not log.series or log.totals_only:
             continue  # no request to replay (replay --log lists and measures it)
         chosen = log.pick(series)

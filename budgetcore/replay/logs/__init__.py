@@ -43,6 +43,7 @@ from budgetcore.replay.logs.tally import (
     Document,
     database_bytes,
     lines_of,
+    sqlite,
 )
 from budgetcore.replay.logs.zst import ZSTD_MAGIC, decompressed
 
@@ -424,7 +425,34 @@ def _read_database(found: Agent, head: Database, name: str) -> tuple[ParsedLog, 
 def _database_sessions(found: Agent, head: Database, name: str) -> Iterable[ParsedLog]:
     if found.read_database is None or head.db is None:
         raise _unknown(head)
-    return found.read_database(head.db, name)
+    return _some_session(found, head, found.read_database(head.db, name))
+
+
+def _some_session(
+    found: Agent, head: Database, sessions: Iterable[ParsedLog]
+) -> Iterator[ParsedLog]:
+    """Each session of an agent's database; none at all is refused (raised by the
+    iteration), as an empty file is, naming the agent and the tables it has: an
+    OpenCode database whose messages' table was gone read as no session and a cost of
+    0. Its cost is known (nothing) only when no table holds a row."""
+    some = False
+    for log in sessions:
+        some = True
+        yield log
+    if not some:
+        tables = ", ".join(sorted(head.tables)[:8]) or "none readable"
+        problem = Problem.coded("log", "log-database-no-session", agent=found.name, tables=tables)
+        raise NoRequests([problem], 0, _no_row(head))
+
+
+def _no_row(head: Database) -> bool:
+    """Whether no table of the database holds a row (nothing in it may carry a bill)."""
+    try:
+        return all(
+            head.db.execute(f'SELECT 1 FROM "{t}" LIMIT 1').fetchone() is None for t in head.tables
+        )
+    except sqlite().Error:
+        return False
 
 
 def read_database(db: Any, name: str, fmt: str | None = None) -> tuple[ParsedLog, ...]:
