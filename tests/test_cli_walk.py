@@ -178,6 +178,19 @@ BAD_INPUTS: list[tuple[tuple[str, ...], bytes, str]] = [
     # An empty file name showed as nothing: "log file  cannot be read".
     (("replay", "--log", ""), b"", 'log file "" cannot be read: No such file or directory'),
     (("plan", ""), b"", 'scenario file "" cannot be read: No such file or directory'),
+    # A distribution's name that is a list or an object was looked up in a dict:
+    # "internal error, please report it: TypeError: unhashable type" (the seventh walk).
+    (
+        ("replay", "--fragment", "", "--generate", '{"turns": 3, "added": {"dist": []}}'),
+        b"",
+        "generate.added.dist must be one of fixed, uniform, triangular, choice, got []",
+    ),
+    (
+        ("replay", "--fragment", "", "--generate", '{"turns": 3, "added": 1000}', "--options", "-"),
+        b'{"timing": {"gap_ms": {"dist": {"a": 1}}}}',
+        "options.timing.gap_ms.dist must be one of fixed, uniform, triangular, choice,"
+        ' got {"a": 1}; options.timing.duration is required: fixed_s, or both rates',
+    ),
 ]
 
 
