@@ -488,3 +488,44 @@ def test_tune_of_a_folder_names_its_database_of_no_session_and_tunes_the_rest(
     proc = run("tune", "--fragment", "", "--log", str(tmp_path), "--k", "40000", "--s", "8192")
     assert proc.returncode == 0, proc.stderr
     assert f"not replayed: opencode/opencode.db: log {_NO_SESSION}" in proc.stderr.decode()
+
+
+def _sparse(path: Path, size: int, head: bytes = b"") -> Path:
+    """A file of ``size`` bytes that takes no room on disk (``truncate``)."""
+    path.write_bytes(head)
+    os.truncate(path, size)
+    return path
+
+
+@pytest.mark.parametrize(
+    ("argv", "limit"),
+    [
+        (
+            ["plan", "{F}"],
+            "scenario is {n} bytes, larger than its limit of 1 MiB (1,048,576 bytes)",
+        ),
+        (["check", "{F}"], "1 problem in {F}: config is {n} bytes, larger than its limit of 1 MiB"),
+        (
+            ["replay", "--fragment", "", "--generate", "{F}"],
+            "generate is {n} bytes, larger than its limit of 64 KiB (65,536 bytes)",
+        ),
+    ],
+)
+def test_a_file_above_its_limit_is_refused_by_its_size(
+    tmp_path: Path, argv: list[str], limit: str
+) -> None:
+    # It said "is larger than its limit" only, after reading up to the limit: the
+    # file's size is known before a byte is read, as the page says it (the seventh walk).
+    big = str(_sparse(tmp_path / "big.json", 300 * 1024 * 1024))
+    line = refusal(run(*[a.replace("{F}", big) for a in argv]))
+    assert line.startswith(limit.format(F=big, n="314,572,800")), line
+
+
+def test_a_log_above_its_limit_is_refused_by_its_size_before_it_is_read(tmp_path: Path) -> None:
+    # A log of 2 GiB whose first lines are a Claude Code session's was read to its
+    # 1 GiB limit before it was refused (the seventh walk: truncate -s 2G).
+    head = (ROOT / SESSION).read_bytes()
+    big = str(_sparse(tmp_path / "big.jsonl", 2 * 1024**3, head))
+    said = "log is 2,147,483,648 bytes, larger than its limit of 1 GiB (1,073,741,824 bytes)"
+    assert refusal(run("replay", "--log", big, "--usage")) == said
+    assert refusal(run("tune", "--log", big)) == said

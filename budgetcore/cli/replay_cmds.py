@@ -19,6 +19,7 @@ from budgetcore.cli.shell import (
     Unreadable,
     collector_paused,
     read_input,
+    refuse_by_size,
     scenario_of,
     shown_name,
     unreadable_problem,
@@ -95,9 +96,15 @@ def _open(path: str, what: str) -> _Stream:
     try:
         # A 64 KiB buffer: readline costs about a third less a line than with the
         # default 8 KiB (docs/replay.md, "Speed"); the lines are the same.
-        return _Stream(open(path, "rb", buffering=1 << 16), what, path)
+        fh = open(path, "rb", buffering=1 << 16)  # noqa: SIM115 - the stream's to close
     except OSError as exc:
         raise Unreadable(f"{what} file {shown_name(path)} cannot be read: {exc.strerror}") from None
+    try:
+        refuse_by_size(fh, what)  # a 2 GiB log was read to its 1 GiB limit first
+    except ScenarioError:
+        fh.close()
+        raise
+    return _Stream(fh, what, path)
 
 
 def _walk(root: str) -> list[str]:
