@@ -529,3 +529,15 @@ def test_a_log_above_its_limit_is_refused_by_its_size_before_it_is_read(tmp_path
     said = "log is 2,147,483,648 bytes, larger than its limit of 1 GiB (1,073,741,824 bytes)"
     assert refusal(run("replay", "--log", big, "--usage")) == said
     assert refusal(run("tune", "--log", big)) == said
+
+
+def test_the_page_lists_a_database_of_no_session_as_not_read(tmp_path: Path) -> None:
+    # The page's import listed nothing for it: the folder read as its other files alone.
+    from budgetcore.ui.replay.state import ReplayPanel, with_logs  # noqa: PLC0415
+
+    db = _opencode_without_messages(tmp_path).read_bytes()
+    panel = with_logs(ReplayPanel(), (("x/opencode/opencode.db", db),))
+    [loaded] = panel.logs
+    assert loaded.log is None
+    assert _NO_SESSION in str(loaded.error[0])
+    assert not loaded.costs_nothing
