@@ -541,3 +541,21 @@ def test_the_page_lists_a_database_of_no_session_as_not_read(tmp_path: Path) -> 
     assert loaded.log is None
     assert _NO_SESSION in str(loaded.error[0])
     assert not loaded.costs_nothing
+
+
+def test_a_file_name_with_a_newline_stays_on_its_line(tmp_path: Path) -> None:
+    # A session file named "a\nb.jsonl" in a folder broke the CSV's "# name: key,value"
+    # comment lines in two (the second no comment) and the table's session and ledger
+    # lines, where the same file given alone is named quoted (the seventh walk).
+    shutil.copy(ROOT / SESSION, tmp_path / "a\nb.jsonl")
+    csv_out = run("replay", "--log", str(tmp_path), "--usage", "--format", "csv")
+    assert csv_out.returncode == 0, csv_out.stderr
+    lines = csv_out.stdout.decode().splitlines()
+    assert all(x.startswith("# ") for x in lines[1:]), [x for x in lines if x[:2] != "# "]
+    table = run("replay", "--log", str(tmp_path), "--usage", "--format", "table")
+    text = table.stdout.decode()
+    assert 'Session "a\\nb.jsonl" (Claude Code)\n' in text
+    assert '\n  "a\\nb.jsonl": 20 lines\n' in text
+    grid = ("--k", "40000", "--s", "8192", "--format", "table")
+    tune = run("tune", "--fragment", "", "--log", str(tmp_path), *grid)
+    assert 'As run: "a\\nb.jsonl": measured' in tune.stdout.decode()

@@ -597,7 +597,7 @@ def log_sessions(path: str, fmt: str | None, shown: str) -> Generator[Any, None,
         try:
             with collector_paused():
                 for log in database_sessions(db, shown, fmt):
-                    yield dataclasses.replace(log, name=log.name or shown)
+                    yield dataclasses.replace(log, name=_shown(log.name or shown))
         finally:
             db.close()
         return
@@ -608,14 +608,14 @@ def log_sessions(path: str, fmt: str | None, shown: str) -> Generator[Any, None,
     finally:
         stream.close()
     for log in logs:
-        yield dataclasses.replace(log, name=log.name or shown)
+        yield dataclasses.replace(log, name=_shown(log.name or shown))
 
 
 def _whole_database(runs: list[Any], name: str) -> list[Any]:
     """The sessions of a database given as --log, or its refusal (exit 2) when it
     could not be read as an agent's at all: one file that is not a log we read, as a
     .jsonl that is none is refused, not a folder's row of it with exit 0."""
-    if len(runs) == 1 and runs[0].log is None and runs[0].name == name and runs[0].error:
+    if len(runs) == 1 and runs[0].log is None and runs[0].name == _shown(name) and runs[0].error:
         raise ScenarioError(list(runs[0].error))
     return runs
 
@@ -629,7 +629,7 @@ def _session_runs(
     path = os.path.join(root, *files[0].split("/"))
     if len(files) != 1 or not _is_database(path):
         return [_session_run(settings, job)]
-    return _database_runs(path, name, settings)
+    return _database_runs(path, _shown(name), settings)
 
 
 def _database_runs(
@@ -676,6 +676,7 @@ def _session_run(
     root, fmt, scenario, options, replay_it = settings
     name, files = job
     paths = [os.path.join(root, *p.split("/")) for p in files]
+    name = _shown(name)  # one line: a name may hold a newline (a CSV comment, the table)
     try:
         log = _renamed(read_log_path(paths[0], fmt, files=paths), files)
         return _paused_run(name, log, scenario=scenario, options=options, replay_it=replay_it)
@@ -688,9 +689,11 @@ def _session_run(
 
 
 def _renamed(log: Any, names: Sequence[str]) -> Any:
-    """The session's files named by their paths inside the folder."""
+    """The session's files named by their paths inside the folder, as a file given alone
+    is named (:func:`_shown`: quoted when it cannot be printed on one line)."""
     import dataclasses  # noqa: PLC0415
 
+    names = [_shown(n) for n in names]
     ledger = tuple(dataclasses.replace(f, name=n) for f, n in zip(log.ledger, names, strict=False))
     return dataclasses.replace(log, name=names[0], files=tuple(names), ledger=ledger)
 

@@ -227,6 +227,7 @@ def _tasks(args: argparse.Namespace, fmt: str | None, read: Any = None) -> list[
             tasks.append(Task(path, files=files, fmt=fmt, series=args.series))
             continue
         from budgetcore.cli.replay_cmds import (  # noqa: PLC0415 - the folder walk
+            _shown,
             _walk,
             no_session,
             not_read_note,
@@ -240,9 +241,10 @@ def _tasks(args: argparse.Namespace, fmt: str | None, read: Any = None) -> list[
             print(not_read_note(folder.not_read), file=sys.stderr)
         for session in folder.sessions:
             files = tuple(os.path.join(path, *p.split("/")) for p in session.files)
-            if len(files) == 1 and _database_tasks(files[0], session.name, fmt, args.series, tasks):
+            name = _shown(session.name)  # on one line, as replay names it
+            if len(files) == 1 and _database_tasks(files[0], name, fmt, args.series, tasks):
                 continue
-            tasks.append(Task(session.name, files=files, fmt=fmt, series=args.series))
+            tasks.append(Task(name, files=files, fmt=fmt, series=args.series))
     return tasks
 
 
