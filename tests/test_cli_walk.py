@@ -559,3 +559,56 @@ def test_a_file_name_with_a_newline_stays_on_its_line(tmp_path: Path) -> None:
     grid = ("--k", "40000", "--s", "8192", "--format", "table")
     tune = run("tune", "--fragment", "", "--log", str(tmp_path), *grid)
     assert 'As run: "a\\nb.jsonl": measured' in tune.stdout.decode()
+
+
+_DAMAGED = [
+    # (the database's path in its data folder, the fixture, how it is damaged, the line)
+    (
+        "opencode/opencode.db",
+        "opencode/db/opencode/opencode.db",
+        "truncate",
+        "log is named as OpenCode's database (opencode.db), but no table of it can be read:"
+        " it is truncated or damaged",
+    ),
+    (
+        "opencode/opencode.db",
+        "opencode/db/opencode/opencode.db",
+        "DROP TABLE message",
+        "log is named as OpenCode's database (opencode.db), but lacks the tables its reader"
+        " needs (it has: part, session)",
+    ),
+    (
+        "goose/data/sessions/sessions.db",
+        "goose/totals/goose/data/sessions/sessions.db",
+        "DROP TABLE sessions",
+        "log is named as Goose's database (sessions.db), but lacks the tables its reader"
+        " needs (it has: messages, sqlite_sequence)",
+    ),
+    (
+        "copilot/session-store.db",
+        "copilot/store/copilot/session-store.db",
+        "truncate",
+        "log is named as Copilot CLI's database (session-store.db), but no table of it can"
+        " be read: it is truncated or damaged",
+    ),
+]
+
+
+@pytest.mark.parametrize(("where", "fixture", "damage", "said"), _DAMAGED)
+def test_a_damaged_database_is_refused_naming_its_agent(
+    tmp_path: Path, where: str, fixture: str, damage: str, said: str
+) -> None:
+    # It said "not one of an agent we read (tables: none readable)": no agent named,
+    # nothing said of what is missing (the seventh walk, damaged fixtures).
+    path = tmp_path / where
+    path.parent.mkdir(parents=True)
+    data = (ROOT / "tests/fixtures/logs" / fixture).read_bytes()
+    if damage == "truncate":
+        path.write_bytes(data[: len(data) // 2])
+    else:
+        path.write_bytes(data)
+        db = sqlite3.connect(path)
+        db.execute(damage)
+        db.commit()
+        db.close()
+    assert refusal(run("replay", "--log", str(path), "--usage")) == said

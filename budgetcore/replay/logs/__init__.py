@@ -16,7 +16,14 @@ from collections.abc import Iterable, Iterator, Sequence
 from typing import IO, Any
 
 from budgetcore.errors import Problem, ScenarioError
-from budgetcore.replay.logs.agents import AGENTS, Agent, agent, costs_nothing, names
+from budgetcore.replay.logs.agents import (
+    AGENTS,
+    Agent,
+    agent,
+    costs_nothing,
+    database_agent,
+    names,
+)
 from budgetcore.replay.logs.model import (
     FORMATS,
     FileLedger,
@@ -157,13 +164,20 @@ def _database(stream: Replayed) -> tuple[Agent | None, Database]:
     return None, db
 
 
-def _unknown(head: Replayed | Document | Database) -> ScenarioError:
+def _unknown(head: Replayed | Document | Database, name: str = "") -> ScenarioError:
     """Why no agent was found: an empty file says so (no line, or only blank ones
-    within the lines sniffed, which then were the whole file)."""
+    within the lines sniffed, which then were the whole file); a database named as an
+    agent's names that agent and what it lacks (``name``: the file's)."""
     if isinstance(head, Document):
         return ScenarioError([_unknown_document(head)])
     if isinstance(head, Database):
         tables = ", ".join(sorted(head.tables)[:8]) or "none readable"
+        file = name.rsplit("/", 1)[-1]
+        named = database_agent(file)
+        if named is not None:
+            code = "log-database-tables" if head.tables else "log-database-damaged"
+            problem = Problem.coded("log", code, agent=named, file=file, tables=tables)
+            return ScenarioError([problem])
         return ScenarioError(
             [
                 Problem.coded(
@@ -260,7 +274,7 @@ def detect_format(data: str | bytes, name: str = "") -> str:
     say which (or the whole JSON document); raises otherwise."""
     found, head = _sniff(_stream(data), name)
     if found is None:
-        raise _unknown(head)
+        raise _unknown(head, name)
     return found.key
 
 
@@ -338,7 +352,7 @@ def session_steps(
     if fmt is None:
         found, first = _sniff(streams[0][1], streams[0][0])
         if found is None:
-            raise _unknown(first)
+            raise _unknown(first, streams[0][0])
         if isinstance(first, Database):
             database = first
         else:
@@ -397,7 +411,7 @@ def sessions_steps(
     if fmt is None:
         found, head = _sniff(stream, name)
         if found is None:
-            raise _unknown(head)
+            raise _unknown(head, name)
     else:
         found = agent(fmt)
         if found is None:
@@ -424,7 +438,7 @@ def _read_database(found: Agent, head: Database, name: str) -> tuple[ParsedLog, 
 
 def _database_sessions(found: Agent, head: Database, name: str) -> Iterable[ParsedLog]:
     if found.read_database is None or head.db is None:
-        raise _unknown(head)
+        raise _unknown(head, name)
     return _some_session(found, head, found.read_database(head.db, name))
 
 
@@ -476,7 +490,7 @@ def database_sessions(db: Any, name: str, fmt: str | None = None) -> Iterator[Pa
             None,
         )
     if found is None:
-        raise _unknown(head)
+        raise _unknown(head, name)
     return iter(_database_sessions(found, head, name))
 
 
