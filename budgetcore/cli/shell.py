@@ -8,6 +8,8 @@ import contextlib
 import errno
 import gc
 import io
+import os
+import stat
 import sys
 from collections.abc import Callable, Iterator
 from typing import TYPE_CHECKING, Any, BinaryIO, NoReturn, TextIO
@@ -33,6 +35,7 @@ __all__ = [
     "open_input",
     "out_flag",
     "read_input",
+    "refuse_by_size",
     "scenario_arguments",
     "scenario_of",
     "seed_flag",
@@ -255,9 +258,24 @@ def open_input(source: str, what: str) -> Iterator[BinaryIO]:
 def read_input(source: str, what: str) -> bytes:
     """All of input ``what`` (a key of ``inputs.text.SIZE_LIMITS``), or the too-large
     error naming its limit as soon as it holds more: a device such as /dev/zero ends
-    there, not when the memory runs out."""
+    there, not when the memory runs out; a file above it, by its size, before a byte of
+    it is read."""
     with open_input(source, what) as stream:
+        if source != "-":
+            refuse_by_size(stream, what)
         return read_limited(stream, what)
+
+
+def refuse_by_size(stream: BinaryIO, what: str) -> None:
+    """The too-large error of input ``what`` with its size, when ``stream`` is a regular
+    file larger than its limit (a pipe or a device has no size to tell: its read stops
+    at the limit instead)."""
+    try:
+        st = os.fstat(stream.fileno())
+    except (OSError, ValueError):
+        return
+    if stat.S_ISREG(st.st_mode) and st.st_size > limit_of(what):
+        raise too_large(what, size=st.st_size)
 
 
 def shown_name(path: str) -> str:

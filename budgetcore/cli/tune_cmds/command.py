@@ -197,8 +197,10 @@ def tune_arguments(p: argparse.ArgumentParser) -> None:
     )
 
 
-def _tasks(args: argparse.Namespace, fmt: str | None) -> list[Task]:
-    """One task per session of every --turns, --generate and --log, in that order."""
+def _tasks(args: argparse.Namespace, fmt: str | None, read: Any = None) -> list[Task]:
+    """One task per session of every --turns, --generate and --log, in that order;
+    ``read``: the one --log already read for the scenario, replayed as read when it
+    gives its bytes once (standard input, a pipe)."""
     from budgetcore.replay.turns import parse_turn_lines  # noqa: PLC0415
 
     tasks: list[Task] = []
@@ -213,14 +215,18 @@ def _tasks(args: argparse.Namespace, fmt: str | None) -> list[Task]:
             tasks.append(Task(f"generated {i}", _generated(text)))
     for path in args.log or ():
         if not os.path.isdir(path):
+            from budgetcore.cli.replay_cmds import read_once, with_subagents  # noqa: PLC0415
+
+            if read is not None and read_once(path):
+                tasks.append(Task(path, files=(path,), fmt=fmt, series=args.series, log=read))
+                continue
             if path != "-" and _database_tasks(path, path, fmt, args.series, tasks):
                 continue
-            from budgetcore.cli.replay_cmds import with_subagents  # noqa: PLC0415
-
             files = tuple(with_subagents(path))
             tasks.append(Task(path, files=files, fmt=fmt, series=args.series))
             continue
         from budgetcore.cli.replay_cmds import (  # noqa: PLC0415 - the folder walk
+            _shown,
             _walk,
             no_session,
             not_read_note,
@@ -234,9 +240,10 @@ def _tasks(args: argparse.Namespace, fmt: str | None) -> list[Task]:
             print(not_read_note(folder.not_read), file=sys.stderr)
         for session in folder.sessions:
             files = tuple(os.path.join(path, *p.split("/")) for p in session.files)
-            if len(files) == 1 and _database_tasks(files[0], session.name, fmt, args.series, tasks):
+            name = _shown(session.name)  # on one line, as replay names it
+            if len(files) == 1 and _database_tasks(files[0], name, fmt, args.series, tasks):
                 continue
-            tasks.append(Task(session.name, files=files, fmt=fmt, series=args.series))
+            tasks.append(Task(name, files=files, fmt=fmt, series=args.series))
     return tasks
 
 
@@ -249,8 +256,9 @@ def cmd_tune(args: argparse.Namespace) -> int:
     if out_fmt is None:
         out_fmt = "table" if sys.stdout is not None and sys.stdout.isatty() else "jsonl"
     fmt = None if args.log_format == "auto" else args.log_format
+    read = None
     if args.scenario is None and args.fragment is None:
-        scenario, options = _log_scenario(args, fmt)
+        scenario, options, read = _log_scenario(args, fmt)
     else:
         scenario, options = scenario_of(args), _options(args)
     runtime = None
@@ -276,7 +284,7 @@ def cmd_tune(args: argparse.Namespace) -> int:
         max_compression=args.max_compression,
     )
     own = (scenario.config.trigger_tokens, scenario.config.summary_max_tokens)
-    tasks = _tasks(args, fmt)
+    tasks = _tasks(args, fmt, read)
     what_ifs = len(tasks) <= MAX_WHAT_IF_SESSIONS
     job = Job(scenario, options, ks, ss, own, args.engine, what_ifs=what_ifs)
     from budgetcore.cli.progress import Progress  # noqa: PLC0415

@@ -240,7 +240,8 @@ def _thinks(message: dict[str, Any]) -> bool:
     of a response on its own line)."""
     content = message.get("content")
     return isinstance(content, list) and any(
-        isinstance(b, dict) and b.get("type") in THINKING for b in content
+        isinstance(b, dict) and isinstance(b.get("type"), str) and b["type"] in THINKING
+        for b in content
     )
 
 
