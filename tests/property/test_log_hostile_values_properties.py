@@ -10,7 +10,7 @@ from pathlib import Path
 from hypothesis import given
 from hypothesis import strategies as st
 
-from tests.test_log_hostile_values import LOGS, damaged, read_and_replay
+from tests.log_hostile_helpers import LOGS, damaged, read_and_replay
 
 #: Every JSON Lines file and JSON document among the agents' fixtures.
 FILES = sorted(
