@@ -104,14 +104,14 @@ BAD_INPUTS: list[tuple[tuple[str, ...], bytes, str]] = [
     (
         ("tune", "-", "--generate", '{"turns": 3}', "--max-compression", "9" * 2000),
         b"{}",
-        "budgetcore tune: argument --max-compression: is larger than its limit of 1 KiB"
-        " (1,024 bytes) (see --help)",
+        "budgetcore tune: argument --max-compression: is 2,000 bytes, larger than its limit"
+        " of 1 KiB (1,024 bytes) (see --help)",
     ),
     (
         ("tune", "-", "--generate", '{"turns": 3}', "--dask", "a" * 2000),
         b"{}",
-        "budgetcore tune: argument --dask: is larger than its limit of 1 KiB (1,024 bytes)"
-        " (see --help)",
+        "budgetcore tune: argument --dask: is 2,000 bytes, larger than its limit of 1 KiB"
+        " (1,024 bytes) (see --help)",
     ),
     # Two inputs of standard input: the first read it all, the second got nothing
     # (plan planned without its config, exit 0; replay read the turns as a scenario).

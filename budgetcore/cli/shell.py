@@ -16,7 +16,7 @@ from typing import TYPE_CHECKING, Any, BinaryIO, NoReturn, TextIO
 
 from budgetcore.errors import Problem, ScenarioError, render_value
 from budgetcore.inputs.numbers import MAX_SEED, MAX_TOKENS, whole_problem, whole_text
-from budgetcore.inputs.text import check_size, neutral, read_limited, too_large
+from budgetcore.inputs.text import check_size, limit_of, neutral, read_limited, too_large
 
 if TYPE_CHECKING:
     from budgetcore.core.scenario import Scenario
@@ -28,6 +28,7 @@ __all__ = [
     "OPTIONS_HELP",
     "Parser",
     "Unreadable",
+    "check_flag_size",
     "collector_paused",
     "count_flag",
     "neutral_streams",
@@ -314,16 +315,22 @@ def scenario_of(args: argparse.Namespace) -> Scenario:
     return parse_scenario_json(read_input(args.scenario, "scenario"))
 
 
+def check_flag_size(text: str, what: str = "field") -> None:
+    """An argparse refusal of a flag's text above the size limit of ``what``: its rule
+    with the text's size, as a typed value's says (the one size check of every flag)."""
+    try:
+        check_size(text, what)
+    except ScenarioError as exc:
+        raise argparse.ArgumentTypeError(exc.problems[0].rule) from None
+
+
 def whole_flag(low: int, high: int, what: str = "field") -> Callable[[str], int]:
     """An argparse type: a whole number from ``low`` to ``high`` in digits (grouping
     commas allowed: ``inputs.numbers.whole_text``), its text within the size limit of
     ``what``."""
 
     def flag(text: str) -> int:
-        try:
-            check_size(text, what)
-        except ScenarioError:
-            raise argparse.ArgumentTypeError(too_large(what).problems[0].rule) from None
+        check_flag_size(text, what)
         value = whole_text(text, high, plain=True)
         if value is None or value < low:
             # The problem without a path: its rule and what it got.

@@ -21,6 +21,7 @@ from typing import Any
 from budgetcore.cli.shell import (
     LOG_HELP,
     OPTIONS_HELP,
+    check_flag_size,
     read_input,
     scenario_arguments,
     scenario_of,
@@ -34,7 +35,6 @@ from budgetcore.cli.tune_cmds.runners import MAX_JOBS, Job, Task, run_tasks
 from budgetcore.cli.tune_cmds.runtime import _runtime_axis
 from budgetcore.cli.tune_cmds.whatif import MAX_WHAT_IF_SESSIONS, _what_ifs
 from budgetcore.errors import Problem, ScenarioError, render_value
-from budgetcore.inputs.text import check_size, too_large
 from budgetcore.tune.choice import (
     DEFAULT_MAX_COMPRESSION,
     DEFAULT_MAX_GENERATIONS,
@@ -54,15 +54,12 @@ def _jobs(text: str) -> int:
 _jobs.__name__ = "integer"
 
 
-def _constraint(kind: str, too_long: str, name: str) -> Callable[[str], Any]:
+def _constraint(kind: str, name: str) -> Callable[[str], Any]:
     """An argparse type for a constraint flag: the rule of tune.constraints (the page's
     Tune fields read the same), a count in digits only as every flag takes it."""
 
     def flag(text: str) -> Any:
-        try:
-            check_size(text, "field")
-        except ScenarioError:
-            raise argparse.ArgumentTypeError(too_long) from None
+        check_flag_size(text)
         try:
             return constraint_value("", kind, text, plain=True)
         except ScenarioError as e:
@@ -73,20 +70,16 @@ def _constraint(kind: str, too_long: str, name: str) -> Callable[[str], Any]:
     return flag
 
 
-_COUNT_TOO_LONG = too_large("field").problems[0].rule
-_count = _constraint("tokens", _COUNT_TOO_LONG, "integer")
-_rate = _constraint("rate", _COUNT_TOO_LONG, "decimal")
-_generations = _constraint("generations", _COUNT_TOO_LONG, "integer")
-_ratio = _constraint("ratio", _COUNT_TOO_LONG, "ratio")
+_count = _constraint("tokens", "integer")
+_rate = _constraint("rate", "decimal")
+_generations = _constraint("generations", "integer")
+_ratio = _constraint("ratio", "ratio")
 
 
 def _address(text: str) -> str:
     """An argparse type for --dask: any text the scheduler may read, within the size
     of a typed value (the address is quoted back in a refusal)."""
-    try:
-        check_size(text, "field")
-    except ScenarioError:
-        raise argparse.ArgumentTypeError(_COUNT_TOO_LONG) from None
+    check_flag_size(text)
     return text
 
 
