@@ -223,7 +223,7 @@ class TestNoOverlap:
                 left = min(rect_box(e)[0] for e in rects_of(svg, "data-segment"))
                 ends: dict[Fraction, Fraction] = {}  # a row's bar: its top, its right end
                 for e in rects_of(svg, "data-segment"):
-                    x0, y0, x1, _ = rect_box(e)
+                    _x0, y0, x1, _ = rect_box(e)
                     ends[y0] = max(ends.get(y0, x1), x1)
                 labels = [e for e in texts_of(svg) if e.get("class") == "ch-label"]
                 assert labels
