@@ -134,24 +134,16 @@ def test_plan_json_carries_every_warning_coded_in_both_languages() -> None:
 
 # Which models a runtime runs (runtimes/profiles.py ``runs``, sources in RUNTIMES.md):
 # the Anthropic API's compaction is a Messages API feature, Claude models only (§16);
-# Gemini CLI's tokenLimit(model) knows Gemini and Gemma models only (§5); Claude Code's
-# model setting is a Claude alias, a Claude model's name or a Bedrock ARN (§1, its
-# model configuration). Others: any.
+# Gemini CLI's tokenLimit(model) knows Gemini and Gemma models only (§5). Others: any.
 NOT_SERVED = [
     ("anthropic-api", "gpt-5", "Anthropic API compaction", "claude-*"),
     ("anthropic-api", "gemini/gemini-2.5-pro", "Anthropic API compaction", "claude-*"),
     ("gemini-cli", "claude-sonnet-4-5", "Gemini CLI", "gemini-* / gemma-*"),
-    ("claude-code", "gpt-5.1-codex", "Claude Code", "claude-*"),
-    ("claude-code", "gemini/gemini-2.5-pro", "Claude Code", "claude-*"),
 ]
 SERVED = [
     ("anthropic-api", "claude-sonnet-4-5"),
     ("anthropic-api", "us.anthropic.claude-sonnet-4-5-20250929-v1:0"),
     ("gemini-cli", "gemini/gemini-2.5-pro"),
-    ("claude-code", "claude-sonnet-4-5"),
-    ("claude-code", "vertex_ai/claude-sonnet-4-5"),
-    ("claude-code", "us.anthropic.claude-sonnet-4-5-20250929-v1:0"),
-    ("claude-code", None),
     ("codex", "claude-sonnet-4-5"),
     ("article", "gpt-5"),
     ("anthropic-api", None),  # a contract typed by hand names no model: assumed to run
@@ -179,68 +171,6 @@ def test_a_runtime_that_runs_the_model_is_not_warned(runtime: str, model: str | 
     sc = dataclasses.replace(parse_scenario({}), main_model_name=model)
     assert runtime_warning(runtime, model) is None
     assert "runtime-not-for-model" not in [w.code for w in review_warnings(sc, None, runtime)]
-
-
-#: Every runtime profile, and the models it is warned of (the seventh walk: Claude Code's
-#: export for gpt-5.1-codex gave a percentage with no warning, where Gemini CLI's warned).
-#: A runtime that takes any provider's model (Codex's model_providers, OpenCode's and
-#: pi's providers, Qwen Code's and Kimi CLI's OpenAI-compatible ones, Cline, Goose, the
-#: libraries) is warned of none; the OpenAI Agents SDK's runs on any model through
-#: LiteLLM, its server-side compaction on the Responses API's models, whose names no
-#: family prefix states (o3, chat-latest): left unwarned rather than warned wrongly.
-WARNED_OF = {
-    "claude-code": {"gpt-5.1-codex", "gemini/gemini-2.5-pro"},
-    "gemini-cli": {"gpt-5.1-codex", "claude-sonnet-4-5"},
-    "anthropic-api": {"gpt-5.1-codex", "gemini/gemini-2.5-pro"},
-}
-
-
-def test_every_runtime_profile_warns_of_the_models_it_does_not_run() -> None:
-    from budgetcore.runtimes import RUNTIME_NAMES  # noqa: PLC0415
-
-    models = ("gpt-5.1-codex", "claude-sonnet-4-5", "gemini/gemini-2.5-pro")
-    warned = {
-        runtime: {m for m in models if runtime_warning(runtime, m) is not None}
-        for runtime in RUNTIME_NAMES
-    }
-    assert {r: w for r, w in warned.items() if w} == WARNED_OF
-
-
-@pytest.mark.parametrize("fmt", ["native", "text", "json"])
-def test_claude_code_export_and_check_warn_of_a_model_claude_code_does_not_run(
-    fmt: str, tmp_path: Path
-) -> None:
-    """The seventh walk: ``export --runtime claude-code`` for gpt-5.1-codex wrote
-    CLAUDE_AUTOCOMPACT_PCT_OVERRIDE with no word that Claude Code does not run it."""
-    said = (
-        "The Claude Code runtime does not serve gpt-5.1-codex (it runs claude-* models "
-        "only): this export would not apply."
-    )
-    frag = ["--fragment", "config.trigger_tokens=120000"]
-    args = ["--runtime", "claude-code", "--model", "gpt-5.1-codex"]
-    out = run_cli(["export", *args, *([] if fmt == "native" else ["--format", fmt]), *frag])
-    assert out.code == 0, out.err
-    if fmt == "json":
-        (w,) = json.loads(out.out)["warnings"]
-        assert (w["code"], w["text"]["en"]) == ("runtime-not-for-model", said)
-        assert w["text"]["zh"] == t(
-            "warn.runtime-not-for-model",
-            "zh",
-            runtime="Claude Code",
-            model="gpt-5.1-codex",
-            families="claude-*",
-        )
-    else:
-        assert f"warning: {said}" in (out.err if fmt == "native" else out.out)
-    settings = tmp_path / "settings.json"
-    settings.write_text('{"env": {"CLAUDE_AUTOCOMPACT_PCT_OVERRIDE": "60"}}')
-    check = run_cli(["check", *args, str(settings)])
-    assert check.code == 0, check.err
-    assert f"warning: {said}" in check.err
-    fine = run_cli(
-        ["check", "--runtime", "claude-code", "--model", "claude-sonnet-4-5", str(settings)]
-    )
-    assert "does not serve" not in fine.err
 
 
 def test_the_cli_export_and_check_for_a_runtime_warn_that_it_cannot_run_the_model(
@@ -307,8 +237,6 @@ def test_the_page_warns_beside_the_export_and_in_the_key_bar(lang: str) -> None:
     assert 'data-warning="runtime-not-for-model"' in str(panel)
     assert escape(sentence) in str(panel)
     assert 'data-warning="runtime-not-for-model"' in str(render(picked).html["warnings"])
-    claude_code = render_export(reduce(state, ExportRuntimeChosen("claude-code")))[1]
-    assert escape(sentence.replace("Anthropic API compaction", "Claude Code")) in str(claude_code)
     for other in (state, reduce(state, ExportRuntimeChosen("codex"))):  # runs any model
         assert "runtime-not-for-model" not in str(render_export(other)[1])
         assert "runtime-not-for-model" not in str(render(other).html["warnings"])

@@ -1745,18 +1745,16 @@ def test_the_timeline_marks_no_peer_that_cannot_run_the_logs_model(lang: str) ->
     timeline = _screen(state).html["replay-timeline"]
     marked = set(re.findall(r'<line class="rp-peer" data-line="peer-([^"]+)"', timeline))
     assert "codex" in marked  # a system that runs any model keeps its mark
-    apart = {"anthropic-compaction", "anthropic-context-editing", "gemini-cli", "claude-code"}
-    assert not marked & apart
+    assert not marked & {"anthropic-compaction", "anthropic-context-editing", "gemini-cli"}
     note = re.search(r'data-peers-not-marked="(\d+)">([^<]*)<', timeline)
     assert note is not None
-    assert note.group(1) == "4"
+    assert note.group(1) == "3"
     text = unescape(note.group(2))
     assert "gpt-5.1-codex" in text
     for name, tokens in (
         ("Anthropic API server compaction", "150,000"),  # compact_20260112's default
         ("Anthropic API context editing", "100,000"),  # clear_tool_uses_20250919's
         ("Gemini CLI core", "524,288"),  # 0.5 × tokenLimit = 0.5 × 1,048,576 for any model
-        ("Claude Code", "239,000"),  # the log's 272,000 − 20,000 − 13,000: Claude only
     ):
         # named as the peers chart lists it apart (with its version, where it has one)
         assert re.search(rf"{name}( [^:：]+)?{':' if lang == 'zh' else ': '}{tokens} tokens", text)

@@ -250,11 +250,6 @@ CLAUDE_CODE = Profile(
         "the env block of settings.json is not applied to the app's logic in some "
         "versions (anthropics/claude-code#63186): export the variables in the shell too",
     ),
-    # Its model setting is a Claude alias (sonnet, opus, haiku, sonnet[1m]), a Claude
-    # model's full name or, on Bedrock, an ARN; on Bedrock, Vertex AI and Foundry it runs
-    # their Claude models (RUNTIMES.md §1; its model configuration page).
-    runs=("claude",),
-    runs_source=f"{RUNTIMES_MD} §1; https://docs.anthropic.com/en/docs/claude-code/model-config",
 )
 
 # ---------------------------------------------------------------- Codex CLI
