@@ -441,8 +441,8 @@ class TestCli:
             ),
             (
                 ("cases", "--random", "3", "--seed", "9" * 5_000),
-                "budgetcore cases: argument --seed: is larger than its limit of 32 bytes "
-                "(see --help)",
+                "budgetcore cases: argument --seed: is 5,000 bytes, larger than its limit of 1 KiB "
+                "(1,024 bytes) (see --help)",
             ),
             (("cases", "--random", "x"), None),
             (("cases", "--out", "/nonexistent/dir/cases.jsonl"), None),

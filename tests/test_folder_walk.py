@@ -162,3 +162,26 @@ def test_an_unreadable_session_in_a_folder_is_said_once(
     assert "log log" not in r.out + r.err
     assert f"log file {root / 'b' / 's2.jsonl'} cannot be read: Permission denied" in r.out
     assert _total(r.out)["sessions_unreadable"]
+
+
+def test_a_folder_that_cannot_be_listed_is_refused_not_said_to_hold_nothing(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    # replay --log on a folder it cannot list (chmod 000, as a user) said "not read: .:
+    # folder cannot be read" and then "log folder … holds no .jsonl file": two lines,
+    # the second of which nobody knows (the seventh walk).
+    from budgetcore.cli.walk import walk  # noqa: PLC0415
+    from budgetcore.errors import ScenarioError, render_value  # noqa: PLC0415
+
+    listed = os.scandir
+
+    def scandir(path: str) -> Any:
+        if os.fspath(path) == str(tmp_path):
+            raise PermissionError(13, "Permission denied")
+        return listed(path)
+
+    monkeypatch.setattr(os, "scandir", scandir)
+    with pytest.raises(ScenarioError) as refused:
+        walk(str(tmp_path), 100)
+    why = "log folder cannot be read: Permission denied, got "
+    assert refused.value.one_line() == why + render_value(str(tmp_path))

@@ -6,6 +6,7 @@ from __future__ import annotations
 import argparse
 import contextlib
 import os
+import stat
 import sys
 from collections.abc import Sequence
 from functools import partial
@@ -18,6 +19,7 @@ from budgetcore.cli.shell import (
     Unreadable,
     collector_paused,
     read_input,
+    refuse_by_size,
     scenario_of,
     shown_name,
     unreadable_problem,
@@ -36,6 +38,7 @@ __all__ = [
     "log_sessions",
     "read_log_path",
     "read_log_shown",
+    "read_once",
     "replay_arguments",
     "replay_of",
     "write_sessions",
@@ -93,9 +96,15 @@ def _open(path: str, what: str) -> _Stream:
     try:
         # A 64 KiB buffer: readline costs about a third less a line than with the
         # default 8 KiB (docs/replay.md, "Speed"); the lines are the same.
-        return _Stream(open(path, "rb", buffering=1 << 16), what, path)
+        fh = open(path, "rb", buffering=1 << 16)  # noqa: SIM115 - the stream's to close
     except OSError as exc:
         raise Unreadable(f"{what} file {shown_name(path)} cannot be read: {exc.strerror}") from None
+    try:
+        refuse_by_size(fh, what)  # a 2 GiB log was read to its 1 GiB limit first
+    except ScenarioError:
+        fh.close()
+        raise
+    return _Stream(fh, what, path)
 
 
 def _walk(root: str) -> list[str]:
@@ -486,11 +495,28 @@ def _view(d: dict[str, Any]) -> Any:
     return MappingProxyType(d)
 
 
+def read_once(path: str) -> bool:
+    """Whether ``path`` gives its bytes to one read only: standard input, or what is no
+    regular file (a FIFO, bash's ``<(cat F)``, a pipe at /dev/fd/N, a device). Nothing
+    may open such a path to look at it before the read: what the look took is gone
+    from the read (``replay --log <(cat F)`` counted 1 request of 5, exit 0)."""
+    if path == "-":
+        return True
+    try:
+        return not stat.S_ISREG(os.stat(path).st_mode)
+    except OSError:
+        return False  # the read says why it cannot be read
+
+
 def _is_database(path: str) -> bool:
     """Whether the file is an SQLite database (an agent's, such as OpenCode's
-    opencode.db): such a file holds many sessions."""
+    opencode.db): such a file holds many sessions. Never asked of a path read once
+    (:func:`read_once`): its first bytes would be gone from the read; its reader tells
+    a database by those bytes as it reads them, as from standard input."""
     from budgetcore.replay.logs.tally import SQLITE_MAGIC  # noqa: PLC0415
 
+    if read_once(path):
+        return False
     try:
         with open(path, "rb") as fh:
             return fh.read(len(SQLITE_MAGIC)) == SQLITE_MAGIC
@@ -571,7 +597,7 @@ def log_sessions(path: str, fmt: str | None, shown: str) -> Generator[Any, None,
         try:
             with collector_paused():
                 for log in database_sessions(db, shown, fmt):
-                    yield dataclasses.replace(log, name=log.name or shown)
+                    yield dataclasses.replace(log, name=_shown(log.name or shown))
         finally:
             db.close()
         return
@@ -582,14 +608,14 @@ def log_sessions(path: str, fmt: str | None, shown: str) -> Generator[Any, None,
     finally:
         stream.close()
     for log in logs:
-        yield dataclasses.replace(log, name=log.name or shown)
+        yield dataclasses.replace(log, name=_shown(log.name or shown))
 
 
 def _whole_database(runs: list[Any], name: str) -> list[Any]:
     """The sessions of a database given as --log, or its refusal (exit 2) when it
     could not be read as an agent's at all: one file that is not a log we read, as a
     .jsonl that is none is refused, not a folder's row of it with exit 0."""
-    if len(runs) == 1 and runs[0].log is None and runs[0].name == name and runs[0].error:
+    if len(runs) == 1 and runs[0].log is None and runs[0].name == _shown(name) and runs[0].error:
         raise ScenarioError(list(runs[0].error))
     return runs
 
@@ -603,7 +629,7 @@ def _session_runs(
     path = os.path.join(root, *files[0].split("/"))
     if len(files) != 1 or not _is_database(path):
         return [_session_run(settings, job)]
-    return _database_runs(path, name, settings)
+    return _database_runs(path, _shown(name), settings)
 
 
 def _database_runs(
@@ -631,8 +657,9 @@ def _database_runs(
                 if runs:
                     runs[-1] = kept(runs[-1])
                 runs.append(run)
-    except ScenarioError as exc:
-        return [SessionRun(name, None, error=exc.problems)]
+    except ScenarioError as exc:  # NoRequests: a database of no session at all
+        free = isinstance(exc, NoRequests) and exc.costs_nothing
+        return [SessionRun(name, None, error=exc.problems, costs_nothing=free)]
     except Unreadable as exc:
         problem = Problem.coded("log", "unreadable", why=str(exc))
         return [SessionRun(name, None, error=(problem,))]
@@ -649,6 +676,7 @@ def _session_run(
     root, fmt, scenario, options, replay_it = settings
     name, files = job
     paths = [os.path.join(root, *p.split("/")) for p in files]
+    name = _shown(name)  # one line: a name may hold a newline (a CSV comment, the table)
     try:
         log = _renamed(read_log_path(paths[0], fmt, files=paths), files)
         return _paused_run(name, log, scenario=scenario, options=options, replay_it=replay_it)
@@ -661,9 +689,11 @@ def _session_run(
 
 
 def _renamed(log: Any, names: Sequence[str]) -> Any:
-    """The session's files named by their paths inside the folder."""
+    """The session's files named by their paths inside the folder, as a file given alone
+    is named (:func:`_shown`: quoted when it cannot be printed on one line)."""
     import dataclasses  # noqa: PLC0415
 
+    names = [_shown(n) for n in names]
     ledger = tuple(dataclasses.replace(f, name=n) for f, n in zip(log.ledger, names, strict=False))
     return dataclasses.replace(log, name=names[0], files=tuple(names), ledger=ledger)
 

@@ -8,13 +8,15 @@ import contextlib
 import errno
 import gc
 import io
+import os
+import stat
 import sys
 from collections.abc import Callable, Iterator
 from typing import TYPE_CHECKING, Any, BinaryIO, NoReturn, TextIO
 
 from budgetcore.errors import Problem, ScenarioError, render_value
 from budgetcore.inputs.numbers import MAX_SEED, MAX_TOKENS, whole_problem, whole_text
-from budgetcore.inputs.text import check_size, neutral, read_limited, too_large
+from budgetcore.inputs.text import check_size, limit_of, neutral, read_limited, too_large
 
 if TYPE_CHECKING:
     from budgetcore.core.scenario import Scenario
@@ -26,6 +28,7 @@ __all__ = [
     "OPTIONS_HELP",
     "Parser",
     "Unreadable",
+    "check_flag_size",
     "collector_paused",
     "count_flag",
     "neutral_streams",
@@ -33,6 +36,7 @@ __all__ = [
     "open_input",
     "out_flag",
     "read_input",
+    "refuse_by_size",
     "scenario_arguments",
     "scenario_of",
     "seed_flag",
@@ -255,9 +259,24 @@ def open_input(source: str, what: str) -> Iterator[BinaryIO]:
 def read_input(source: str, what: str) -> bytes:
     """All of input ``what`` (a key of ``inputs.text.SIZE_LIMITS``), or the too-large
     error naming its limit as soon as it holds more: a device such as /dev/zero ends
-    there, not when the memory runs out."""
+    there, not when the memory runs out; a file above it, by its size, before a byte of
+    it is read."""
     with open_input(source, what) as stream:
+        if source != "-":
+            refuse_by_size(stream, what)
         return read_limited(stream, what)
+
+
+def refuse_by_size(stream: BinaryIO, what: str) -> None:
+    """The too-large error of input ``what`` with its size, when ``stream`` is a regular
+    file larger than its limit (a pipe or a device has no size to tell: its read stops
+    at the limit instead)."""
+    try:
+        st = os.fstat(stream.fileno())
+    except (OSError, ValueError):
+        return
+    if stat.S_ISREG(st.st_mode) and st.st_size > limit_of(what):
+        raise too_large(what, size=st.st_size)
 
 
 def shown_name(path: str) -> str:
@@ -296,16 +315,22 @@ def scenario_of(args: argparse.Namespace) -> Scenario:
     return parse_scenario_json(read_input(args.scenario, "scenario"))
 
 
+def check_flag_size(text: str, what: str = "field") -> None:
+    """An argparse refusal of a flag's text above the size limit of ``what``: its rule
+    with the text's size, as a typed value's says (the one size check of every flag)."""
+    try:
+        check_size(text, what)
+    except ScenarioError as exc:
+        raise argparse.ArgumentTypeError(exc.problems[0].rule) from None
+
+
 def whole_flag(low: int, high: int, what: str = "field") -> Callable[[str], int]:
     """An argparse type: a whole number from ``low`` to ``high`` in digits (grouping
     commas allowed: ``inputs.numbers.whole_text``), its text within the size limit of
     ``what``."""
 
     def flag(text: str) -> int:
-        try:
-            check_size(text, what)
-        except ScenarioError:
-            raise argparse.ArgumentTypeError(too_large(what).problems[0].rule) from None
+        check_flag_size(text, what)
         value = whole_text(text, high, plain=True)
         if value is None or value < low:
             # The problem without a path: its rule and what it got.

@@ -12,7 +12,7 @@ good. Here:
   already walked (a loop) is listed, not followed again;
 - a FIFO, a socket or a device is never opened: it is listed as not a regular file;
 - a folder or an entry that cannot be read, and a link to nothing, are listed with
-  the reason.
+  the reason; the folder given, when it cannot be read, is the command's one error.
 
 Every entry passed over is returned with why, and the command names them on stderr.
 """
@@ -67,7 +67,10 @@ def walk(root: str, limit: int) -> Walk:
             with os.scandir(here) as it:
                 entries = sorted(it, key=lambda e: e.name)
         except OSError as exc:
-            passed.append((rel or ".", f"folder cannot be read: {exc.strerror}"))
+            if not rel:  # the folder given: what it holds is not known, not nothing
+                problem = Problem.of("log", root, "folder-unreadable", why=exc.strerror)
+                raise ScenarioError([problem]) from None
+            passed.append((rel, f"folder cannot be read: {exc.strerror}"))
             continue
         subfolders: list[str] = []
         for entry in entries:

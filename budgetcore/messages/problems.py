@@ -335,6 +335,18 @@ MESSAGES: dict[str, tuple[str, str]] = {
         "{where} is an SQLite database OpenCode's reader cannot use ({why})",
         "{where}是 OpenCode 读取器无法使用的 SQLite 数据库({why})",
     ),
+    "core.log-database-damaged": (
+        "{where} is named as {agent}'s database ({file}), but no table of it can be read: it is truncated or damaged",
+        "{where}按名称是 {agent} 的数据库({file}),但其中没有任何表可读:文件已截断或损坏",
+    ),
+    "core.log-database-tables": (
+        "{where} is named as {agent}'s database ({file}), but lacks the tables its reader needs (it has: {tables})",
+        "{where}按名称是 {agent} 的数据库({file}),但缺少其读取器所需的表(现有:{tables})",
+    ),
+    "core.log-database-no-session": (
+        "{where} is a database of {agent}, but no session in it has a message (tables: {tables})",
+        "{where}是 {agent} 的数据库,但其中没有任何含消息的会话(表:{tables})",
+    ),
     "core.log-many-sessions": (
         "{where} holds {sessions} sessions: give it as a folder's file, or with --usage, to read each",
         "{where}包含 {sessions} 个会话:将其放在文件夹中或加 --usage 以逐个读取",

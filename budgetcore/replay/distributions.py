@@ -87,7 +87,7 @@ def distribution(raw: object, path: str, problems: list[Problem]) -> Distributio
         problems.append(Problem.of(path, raw, "dist"))
         return None
     name = raw.get("dist")
-    if name not in DISTRIBUTIONS:
+    if not isinstance(name, str) or name not in DISTRIBUTIONS:  # a list cannot be looked up
         names = ", ".join(DISTRIBUTIONS)
         problems.append(Problem.of(f"{path}.dist", name, "one-of", names=names))
         return None

@@ -176,3 +176,23 @@ def page(browser: Any, base_url: str) -> Iterator[Page]:
 @pytest.fixture
 def narrow_page(browser: Any, base_url: str) -> Iterator[Page]:
     yield from _page_at(browser, base_url, 380, 800)
+
+
+# Each visible <select>'s options wider than the select (its arrow and padding about
+# 2.2em): what a closed select shows is cut ("resend up to N tin" in a 181 px field).
+CUT_OPTIONS = """() => {
+  const ctx = document.createElement('canvas').getContext('2d');
+  const out = [];
+  for (const s of document.querySelectorAll('#app select')) {
+    const box = s.getBoundingClientRect();
+    if (box.width === 0) continue;
+    const style = getComputedStyle(s);
+    ctx.font = `${style.fontSize} ${style.fontFamily}`;
+    const room = s.clientWidth - 2.2 * parseFloat(style.fontSize);
+    for (const o of s.options) {
+      const w = ctx.measureText(o.textContent).width;
+      if (w > room) out.push([s.dataset.replayInput || s.id, o.textContent, w, room]);
+    }
+  }
+  return out;
+}"""

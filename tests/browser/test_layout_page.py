@@ -13,7 +13,7 @@ from playwright.sync_api import TimeoutError as PlaywrightTimeout
 
 from budgetcore.inputs.text import limit_of
 from budgetcore.ui.main.view.nav import SECTIONS
-from tests.browser.conftest import ROOT, Page, _page_at
+from tests.browser.conftest import CUT_OPTIONS, ROOT, Page, _page_at
 
 pytestmark = pytest.mark.browser
 
@@ -290,26 +290,6 @@ def test_every_number_field_shows_its_largest_value_whole(
              .map(e => e.id || e.name || e.outerHTML.slice(0, 80))"""
     )
     assert not clipped, clipped
-
-
-# Each visible <select>'s options wider than the select (its arrow and padding about
-# 2.2em): what a closed select shows is cut ("resend up to N tin" in a 181 px field).
-CUT_OPTIONS = """() => {
-  const ctx = document.createElement('canvas').getContext('2d');
-  const out = [];
-  for (const s of document.querySelectorAll('#app select')) {
-    const box = s.getBoundingClientRect();
-    if (box.width === 0) continue;
-    const style = getComputedStyle(s);
-    ctx.font = `${style.fontSize} ${style.fontFamily}`;
-    const room = s.clientWidth - 2.2 * parseFloat(style.fontSize);
-    for (const o of s.options) {
-      const w = ctx.measureText(o.textContent).width;
-      if (w > room) out.push([s.dataset.replayInput || s.id, o.textContent, w, room]);
-    }
-  }
-  return out;
-}"""
 
 
 @pytest.mark.parametrize("lang", ["en", "zh"])

@@ -219,7 +219,7 @@ def test_every_select_shows_each_option_whole_at_320_and_360_px(
     """The seventh walk: at 320 px six selects cut their text ("budgetcore (reviewed
     confi", "Article: 1,048,576 / 65,536, q =", "stop at N failures in a row, an"), at
     360 px two; 390 px and wider are test_layout_page's."""
-    from tests.browser.test_layout_page import CUT_OPTIONS  # noqa: PLC0415
+    from tests.browser.conftest import CUT_OPTIONS  # noqa: PLC0415
 
     for page in _page_at(browser, base_url, 320, 800):
         p = page.open("#lang=zh" if lang == "zh" else "").page

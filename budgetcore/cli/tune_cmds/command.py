@@ -21,6 +21,7 @@ from typing import Any
 from budgetcore.cli.shell import (
     LOG_HELP,
     OPTIONS_HELP,
+    check_flag_size,
     read_input,
     scenario_arguments,
     scenario_of,
@@ -34,7 +35,6 @@ from budgetcore.cli.tune_cmds.runners import MAX_JOBS, Job, Task, run_tasks
 from budgetcore.cli.tune_cmds.runtime import _runtime_axis
 from budgetcore.cli.tune_cmds.whatif import MAX_WHAT_IF_SESSIONS, _what_ifs
 from budgetcore.errors import Problem, ScenarioError, render_value
-from budgetcore.inputs.text import check_size, too_large
 from budgetcore.tune.choice import (
     DEFAULT_MAX_COMPRESSION,
     DEFAULT_MAX_GENERATIONS,
@@ -54,15 +54,12 @@ def _jobs(text: str) -> int:
 _jobs.__name__ = "integer"
 
 
-def _constraint(kind: str, too_long: str, name: str) -> Callable[[str], Any]:
+def _constraint(kind: str, name: str) -> Callable[[str], Any]:
     """An argparse type for a constraint flag: the rule of tune.constraints (the page's
     Tune fields read the same), a count in digits only as every flag takes it."""
 
     def flag(text: str) -> Any:
-        try:
-            check_size(text, "field")
-        except ScenarioError:
-            raise argparse.ArgumentTypeError(too_long) from None
+        check_flag_size(text)
         try:
             return constraint_value("", kind, text, plain=True)
         except ScenarioError as e:
@@ -73,20 +70,16 @@ def _constraint(kind: str, too_long: str, name: str) -> Callable[[str], Any]:
     return flag
 
 
-_COUNT_TOO_LONG = too_large("field").problems[0].rule
-_count = _constraint("tokens", _COUNT_TOO_LONG, "integer")
-_rate = _constraint("rate", _COUNT_TOO_LONG, "decimal")
-_generations = _constraint("generations", _COUNT_TOO_LONG, "integer")
-_ratio = _constraint("ratio", _COUNT_TOO_LONG, "ratio")
+_count = _constraint("tokens", "integer")
+_rate = _constraint("rate", "decimal")
+_generations = _constraint("generations", "integer")
+_ratio = _constraint("ratio", "ratio")
 
 
 def _address(text: str) -> str:
     """An argparse type for --dask: any text the scheduler may read, within the size
     of a typed value (the address is quoted back in a refusal)."""
-    try:
-        check_size(text, "field")
-    except ScenarioError:
-        raise argparse.ArgumentTypeError(_COUNT_TOO_LONG) from None
+    check_flag_size(text)
     return text
 
 
@@ -197,8 +190,10 @@ def tune_arguments(p: argparse.ArgumentParser) -> None:
     )
 
 
-def _tasks(args: argparse.Namespace, fmt: str | None) -> list[Task]:
-    """One task per session of every --turns, --generate and --log, in that order."""
+def _tasks(args: argparse.Namespace, fmt: str | None, read: Any = None) -> list[Task]:
+    """One task per session of every --turns, --generate and --log, in that order;
+    ``read``: the one --log already read for the scenario, replayed as read when it
+    gives its bytes once (standard input, a pipe)."""
     from budgetcore.replay.turns import parse_turn_lines  # noqa: PLC0415
 
     tasks: list[Task] = []
@@ -213,14 +208,18 @@ def _tasks(args: argparse.Namespace, fmt: str | None) -> list[Task]:
             tasks.append(Task(f"generated {i}", _generated(text)))
     for path in args.log or ():
         if not os.path.isdir(path):
+            from budgetcore.cli.replay_cmds import read_once, with_subagents  # noqa: PLC0415
+
+            if read is not None and read_once(path):
+                tasks.append(Task(path, files=(path,), fmt=fmt, series=args.series, log=read))
+                continue
             if path != "-" and _database_tasks(path, path, fmt, args.series, tasks):
                 continue
-            from budgetcore.cli.replay_cmds import with_subagents  # noqa: PLC0415
-
             files = tuple(with_subagents(path))
             tasks.append(Task(path, files=files, fmt=fmt, series=args.series))
             continue
         from budgetcore.cli.replay_cmds import (  # noqa: PLC0415 - the folder walk
+            _shown,
             _walk,
             no_session,
             not_read_note,
@@ -234,9 +233,10 @@ def _tasks(args: argparse.Namespace, fmt: str | None) -> list[Task]:
             print(not_read_note(folder.not_read), file=sys.stderr)
         for session in folder.sessions:
             files = tuple(os.path.join(path, *p.split("/")) for p in session.files)
-            if len(files) == 1 and _database_tasks(files[0], session.name, fmt, args.series, tasks):
+            name = _shown(session.name)  # on one line, as replay names it
+            if len(files) == 1 and _database_tasks(files[0], name, fmt, args.series, tasks):
                 continue
-            tasks.append(Task(session.name, files=files, fmt=fmt, series=args.series))
+            tasks.append(Task(name, files=files, fmt=fmt, series=args.series))
     return tasks
 
 
@@ -249,8 +249,9 @@ def cmd_tune(args: argparse.Namespace) -> int:
     if out_fmt is None:
         out_fmt = "table" if sys.stdout is not None and sys.stdout.isatty() else "jsonl"
     fmt = None if args.log_format == "auto" else args.log_format
+    read = None
     if args.scenario is None and args.fragment is None:
-        scenario, options = _log_scenario(args, fmt)
+        scenario, options, read = _log_scenario(args, fmt)
     else:
         scenario, options = scenario_of(args), _options(args)
     runtime = None
@@ -276,7 +277,7 @@ def cmd_tune(args: argparse.Namespace) -> int:
         max_compression=args.max_compression,
     )
     own = (scenario.config.trigger_tokens, scenario.config.summary_max_tokens)
-    tasks = _tasks(args, fmt)
+    tasks = _tasks(args, fmt, read)
     what_ifs = len(tasks) <= MAX_WHAT_IF_SESSIONS
     job = Job(scenario, options, ks, ss, own, args.engine, what_ifs=what_ifs)
     from budgetcore.cli.progress import Progress  # noqa: PLC0415

@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import argparse
 import os
+from typing import Any
 
 from budgetcore.cli.tune_cmds.grid import _options
 from budgetcore.cli.tune_cmds.runners import Task
@@ -22,7 +23,15 @@ def _database_tasks(
 
     if not _is_database(path):
         return False
-    for log in read_log_sessions(path, fmt, shown):
+    try:
+        logs = read_log_sessions(path, fmt, shown)
+    except ScenarioError:
+        # A database that cannot be read (no agent's, damaged, no session in it): a
+        # session of the folder not replayed, named with why by its task (read again
+        # where it runs), as any other file of the folder; never the whole tune's end.
+        tasks.append(Task(shown, files=(path,), fmt=fmt, series=series))
+        return True
+    for log in logs:
         if not log.series or log.totals_only:
             continue  # no request to replay (replay --log lists and measures it)
         chosen = log.pick(series)
@@ -32,8 +41,10 @@ def _database_tasks(
 
 def _log_scenario(
     args: argparse.Namespace, fmt: str | None
-) -> tuple[Scenario, ReplayOptions | None]:
-    """No scenario: one log file's own model (and its prices), as ``replay --log``."""
+) -> tuple[Scenario, ReplayOptions | None, Any]:
+    """No scenario: one log file's own model (and its prices), as ``replay --log``, and
+    the log as read (standard input or a pipe gives its bytes once: its task replays
+    this read, never a second one that would find it empty)."""
     from budgetcore.cli.replay_cmds import read_log_shown  # noqa: PLC0415
     from budgetcore.replay.logs.session import log_model, priced_by  # noqa: PLC0415
 
@@ -44,4 +55,4 @@ def _log_scenario(
     from budgetcore.replay.asrun import window_of  # noqa: PLC0415
 
     model = log_model(log, window=window_of(log))  # the runtime's window (spec §17)
-    return model.scenario, priced_by(model, _options(args))
+    return model.scenario, priced_by(model, _options(args)), log

@@ -30,13 +30,16 @@ MAX_JOBS = 256
 
 @dataclass(frozen=True, slots=True)
 class Task:
-    """One session to replay: its turns, or a log's files (read where the task runs)."""
+    """One session to replay: its turns, or a log's files (read where the task runs),
+    or a log already read (``log``: one that gives its bytes once, read for the
+    scenario)."""
 
     name: str
     turns: tuple[Turn, ...] | None = None
     files: tuple[str, ...] = ()
     fmt: str | None = None
     series: str | None = None
+    log: Any = None
 
 
 @dataclass(frozen=True, slots=True)
@@ -88,7 +91,7 @@ def work(task: Task, job: Job) -> Done:
         if turns is None:
             from budgetcore.cli.replay_cmds import read_log_path  # noqa: PLC0415
 
-            log = read_log_path(task.files[0], task.fmt, files=list(task.files))
+            log = task.log or read_log_path(task.files[0], task.fmt, files=list(task.files))
             if log.totals_only:
                 from budgetcore.replay.logs.session import totals_problem  # noqa: PLC0415
 

@@ -16,7 +16,14 @@ from collections.abc import Iterable, Iterator, Sequence
 from typing import IO, Any
 
 from budgetcore.errors import Problem, ScenarioError
-from budgetcore.replay.logs.agents import AGENTS, Agent, agent, costs_nothing, names
+from budgetcore.replay.logs.agents import (
+    AGENTS,
+    Agent,
+    agent,
+    costs_nothing,
+    database_agent,
+    names,
+)
 from budgetcore.replay.logs.model import (
     FORMATS,
     FileLedger,
@@ -43,6 +50,7 @@ from budgetcore.replay.logs.tally import (
     Document,
     database_bytes,
     lines_of,
+    sqlite,
 )
 from budgetcore.replay.logs.zst import ZSTD_MAGIC, decompressed
 
@@ -156,13 +164,20 @@ def _database(stream: Replayed) -> tuple[Agent | None, Database]:
     return None, db
 
 
-def _unknown(head: Replayed | Document | Database) -> ScenarioError:
+def _unknown(head: Replayed | Document | Database, name: str = "") -> ScenarioError:
     """Why no agent was found: an empty file says so (no line, or only blank ones
-    within the lines sniffed, which then were the whole file)."""
+    within the lines sniffed, which then were the whole file); a database named as an
+    agent's names that agent and what it lacks (``name``: the file's)."""
     if isinstance(head, Document):
         return ScenarioError([_unknown_document(head)])
     if isinstance(head, Database):
         tables = ", ".join(sorted(head.tables)[:8]) or "none readable"
+        file = name.rsplit("/", 1)[-1]
+        named = database_agent(file)
+        if named is not None:
+            code = "log-database-tables" if head.tables else "log-database-damaged"
+            problem = Problem.coded("log", code, agent=named, file=file, tables=tables)
+            return ScenarioError([problem])
         return ScenarioError(
             [
                 Problem.coded(
@@ -259,7 +274,7 @@ def detect_format(data: str | bytes, name: str = "") -> str:
     say which (or the whole JSON document); raises otherwise."""
     found, head = _sniff(_stream(data), name)
     if found is None:
-        raise _unknown(head)
+        raise _unknown(head, name)
     return found.key
 
 
@@ -337,7 +352,7 @@ def session_steps(
     if fmt is None:
         found, first = _sniff(streams[0][1], streams[0][0])
         if found is None:
-            raise _unknown(first)
+            raise _unknown(first, streams[0][0])
         if isinstance(first, Database):
             database = first
         else:
@@ -396,7 +411,7 @@ def sessions_steps(
     if fmt is None:
         found, head = _sniff(stream, name)
         if found is None:
-            raise _unknown(head)
+            raise _unknown(head, name)
     else:
         found = agent(fmt)
         if found is None:
@@ -423,8 +438,35 @@ def _read_database(found: Agent, head: Database, name: str) -> tuple[ParsedLog, 
 
 def _database_sessions(found: Agent, head: Database, name: str) -> Iterable[ParsedLog]:
     if found.read_database is None or head.db is None:
-        raise _unknown(head)
-    return found.read_database(head.db, name)
+        raise _unknown(head, name)
+    return _some_session(found, head, found.read_database(head.db, name))
+
+
+def _some_session(
+    found: Agent, head: Database, sessions: Iterable[ParsedLog]
+) -> Iterator[ParsedLog]:
+    """Each session of an agent's database; none at all is refused (raised by the
+    iteration), as an empty file is, naming the agent and the tables it has: an
+    OpenCode database whose messages' table was gone read as no session and a cost of
+    0. Its cost is known (nothing) only when no table holds a row."""
+    some = False
+    for log in sessions:
+        some = True
+        yield log
+    if not some:
+        tables = ", ".join(sorted(head.tables)[:8]) or "none readable"
+        problem = Problem.coded("log", "log-database-no-session", agent=found.name, tables=tables)
+        raise NoRequests([problem], 0, _no_row(head))
+
+
+def _no_row(head: Database) -> bool:
+    """Whether no table of the database holds a row (nothing in it may carry a bill)."""
+    try:
+        return all(
+            head.db.execute(f'SELECT 1 FROM "{t}" LIMIT 1').fetchone() is None for t in head.tables
+        )
+    except sqlite().Error:
+        return False
 
 
 def read_database(db: Any, name: str, fmt: str | None = None) -> tuple[ParsedLog, ...]:
@@ -448,7 +490,7 @@ def database_sessions(db: Any, name: str, fmt: str | None = None) -> Iterator[Pa
             None,
         )
     if found is None:
-        raise _unknown(head)
+        raise _unknown(head, name)
     return iter(_database_sessions(found, head, name))
 
 

@@ -12,6 +12,7 @@ Code (whose lines say least: any ``message`` object) last.
 
 from __future__ import annotations
 
+import re
 from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass
 from typing import Any
@@ -33,7 +34,16 @@ from budgetcore.replay.logs.layouts import Planner
 from budgetcore.replay.logs.model import ParsedLog
 from budgetcore.replay.logs.reader import LineSource, Steps, format_of
 
-__all__ = ["AGENTS", "Agent", "Reader", "agent", "at_once", "costs_nothing", "names"]
+__all__ = [
+    "AGENTS",
+    "Agent",
+    "Reader",
+    "agent",
+    "at_once",
+    "costs_nothing",
+    "database_agent",
+    "names",
+]
 
 #: How a session is read: its files (main file first), each a binary line source, to
 #: the session, in steps (reader.Steps: the reader yields after each batch of records it
@@ -318,6 +328,20 @@ AGENTS: tuple[Agent, ...] = (
     ),
 )
 _BY_KEY = {a.key: a for a in AGENTS}
+
+
+#: The file each agent names its database, as it lays its data folder out
+#: (replay.logs.folder): a damaged one is refused naming its agent.
+_DATABASE_FILES = (
+    (re.compile(r"opencode(-[^/]*)?\.db"), "OpenCode"),
+    (re.compile(r"sessions\.db"), "Goose"),
+    (re.compile(r"session-store\.db"), "Copilot CLI"),
+)
+
+
+def database_agent(file_name: str) -> str | None:
+    """The agent whose database's file is named ``file_name`` (its last part), or None."""
+    return next((name for rule, name in _DATABASE_FILES if rule.fullmatch(file_name)), None)
 
 
 def agent(key: str) -> Agent | None:

@@ -76,14 +76,22 @@ def read_amp(files: Sequence[tuple[str, LineSource]], *, what: str = "log") -> P
     return tally.session(files[0][0] if files else "")
 
 
+def _id(raw: object) -> str | int | None:
+    """A message id as a ledger event points at it: a string or a whole number; any
+    other value (a list, an object) points at nothing (it cannot be a dict's key)."""
+    return raw if isinstance(raw, str | int) and not isinstance(raw, bool) else None
+
+
 def _thread(tally: Tally, doc: dict[str, Any]) -> None:
     messages = doc.get("messages")
     messages = messages if isinstance(messages, list) else []
     ledger = doc.get("usageLedger")
     events = ledger.get("events") if isinstance(ledger, dict) else None
     by_id: dict[object, dict[str, Any]] = {}
-    # The messages a ledger event bills (its toMessageId).
-    pointed = {e.get("toMessageId") for e in events or () if isinstance(e, dict)}
+    # The messages a ledger event bills (its toMessageId); an events that is no list is
+    # no ledger (the messages bill themselves, below).
+    listed = events if isinstance(events, list) else ()
+    pointed = {_id(e.get("toMessageId")) for e in listed if isinstance(e, dict)} - {None}
     # The thread's requests and times, handed to the ledger at its end (Tally.requests_of:
     # a keyword call of Tally.request per request cost about a microsecond); a thread
     # has no compaction to count them before.
@@ -113,10 +121,12 @@ def _thread(tally: Tally, doc: dict[str, Any]) -> None:
             # points at is left out, as ccusage leaves it (adapter/amp/parser.rs reads
             # the ledger alone when there is one), and named so in the ledger: whether
             # Amp billed it is not in the file.
-            by_id[m.get("messageId")] = usage
+            mid = _id(m.get("messageId"))
+            if mid is not None:
+                by_id[mid] = usage
             kinds.append(
                 "assistant message (billed by its ledger event)"
-                if m.get("messageId") in pointed
+                if mid in pointed
                 else "assistant message in no ledger event (left out)"
             )
             continue
@@ -178,7 +188,7 @@ def _thread(tally: Tally, doc: dict[str, Any]) -> None:
             tally.malformed(number, found)
             continue
         fresh, output = found
-        cache = by_id.get(e.get("toMessageId"), {})
+        cache = by_id.get(_id(e.get("toMessageId")), {})
         cached = counts(cache, ("cacheCreationInputTokens", "cacheReadInputTokens"), "usage")
         if isinstance(cached, Problem):  # its message's cache counts: never read as 0
             tally.malformed(number, cached)

@@ -16,6 +16,14 @@ from typing import TYPE_CHECKING, Any
 
 from budgetcore.errors import Problem
 from budgetcore.inputs.numbers import MAX_TOKENS, bound_text
+from budgetcore.replay.logs.claude_content import (
+    compiled_is_prompt,
+    compiled_thinks,
+    compiled_tool_chars,
+    is_prompt,
+    thinks,
+    tool_chars,
+)
 from budgetcore.replay.logs.model import (
     FileLedger,
     LogCompaction,
@@ -45,7 +53,7 @@ from budgetcore.replay.logs.reader import (
 from budgetcore.replay.logs.tally import label as cut_label
 
 if TYPE_CHECKING:
-    from budgetcore.replay.logs.compiled import ClaudeLine, ClaudeMessage
+    from budgetcore.replay.logs.compiled import ClaudeLine
 
 
 __all__ = ["GATEWAYS", "read_claude_code"]
@@ -70,9 +78,6 @@ MICROCOMPACT = "microcompact_boundary"
 #: SessionStart hook configured writes it; the as-run model restarts the cache after it
 #: (docs/replay.md, "As run", step 3).
 RESUME = "SessionStart:resume"
-#: The content blocks that carry a response's thinking (extended thinking; a redacted one
-#: is thinking the API encrypted): the as-run model's thinking rules key on them.
-THINKING = frozenset({"thinking", "redacted_thinking"})
 #: The longest version string kept ("2.1.39" is 6): longer text is not a version.
 MAX_VERSION = 40
 _CONVERSATION = frozenset({"user", "assistant"})
@@ -171,83 +176,6 @@ def _label(obj: dict[str, Any]) -> str:
         sub = data.get("type") if isinstance(data, dict) else None
     label = f"{kind}/{sub}" if isinstance(sub, str) and sub else kind
     return cut_label(label)
-
-
-def _tool_chars(message: object) -> int:
-    """Characters of the tool_result content of a user message (counted, not kept)."""
-    if not isinstance(message, dict):
-        return 0
-    content = message.get("content")
-    if not isinstance(content, list):
-        return 0
-    total = 0
-    for block in content:
-        if not isinstance(block, dict) or block.get("type") != "tool_result":
-            continue
-        inner = block.get("content")
-        if isinstance(inner, str):
-            total += len(inner)
-        elif isinstance(inner, list):
-            for part in inner:
-                if isinstance(part, dict) and isinstance(part.get("text"), str):
-                    total += len(part["text"])
-    return total
-
-
-def _compiled_tool_chars(message: ClaudeMessage | None) -> int:
-    """:func:`_tool_chars` of a compiled message (its blocks and parts are objects,
-    their texts str or None, or the line was decoded in full)."""
-    content = None if message is None else message.content
-    if not isinstance(content, list):
-        return 0
-    total = 0
-    for block in content:
-        if block.type != "tool_result":
-            continue
-        inner = block.content
-        if isinstance(inner, str):
-            total += len(inner)
-        elif inner is not None:
-            for part in inner:
-                if part.text is not None:
-                    total += len(part.text)
-    return total
-
-
-def _is_prompt(message: object) -> bool:
-    """Whether a user message holds a block that is not a tool result (a prompt, a
-    command's output, an interruption's marker, a notification): Anthropic strips the
-    earlier turns' thinking blocks from a request that carries one (docs/replay.md,
-    "As run")."""
-    content = message.get("content") if isinstance(message, dict) else None
-    if isinstance(content, str):
-        return True
-    if not isinstance(content, list):
-        return False
-    return any(isinstance(b, dict) and b.get("type") != "tool_result" for b in content)
-
-
-def _compiled_is_prompt(message: ClaudeMessage | None) -> bool:
-    """:func:`_is_prompt` of a compiled message."""
-    content = None if message is None else message.content
-    if isinstance(content, str):
-        return True
-    return content is not None and any(b.type != "tool_result" for b in content)
-
-
-def _thinks(message: dict[str, Any]) -> bool:
-    """Whether a response's line carries a thinking block (Claude Code writes each block
-    of a response on its own line)."""
-    content = message.get("content")
-    return isinstance(content, list) and any(
-        isinstance(b, dict) and b.get("type") in THINKING for b in content
-    )
-
-
-def _compiled_thinks(message: ClaudeMessage) -> bool:
-    """:func:`_thinks` of a compiled message."""
-    content = message.content
-    return isinstance(content, list) and any(b.type in THINKING for b in content)
 
 
 class _Reader:
@@ -409,12 +337,12 @@ class _Reader:
             e.kind = self.strings.setdefault(label, label)
             if kind == "user":
                 e.message = True
-                e.tool = _tool_chars(message)
+                e.tool = tool_chars(message)
                 if e.series == "main":
                     self.note_version(obj.get("version"), user=True)
                 content = message.get("content") if isinstance(message, dict) else None
                 e.notice = isinstance(content, str) and content.startswith(NOTICE)
-                e.prompt = _is_prompt(message)
+                e.prompt = is_prompt(message)
             elif kind == "system" and obj.get("subtype") == "compact_boundary":
                 problem = self.boundary(e, obj)
                 if problem is not None:
@@ -474,7 +402,7 @@ class _Reader:
                         write_1h = split.ephemeral_1h_input_tokens
                     counts = (fresh, write_5m, write_1h, read, output, fresh + write + read)
                     folded = self.fold(e, counts, message.id, line.requestId, model)
-                    if _compiled_thinks(message):
+                    if compiled_thinks(message):
                         folded.thinks = True
                     if e.series == "main":
                         self.note_version(line.version)
@@ -491,12 +419,12 @@ class _Reader:
             e.kind = label
             if kind == "user":
                 e.message = True
-                e.tool = _compiled_tool_chars(message)
+                e.tool = compiled_tool_chars(message)
                 if e.series == "main":
                     self.note_version(line.version, user=True)
                 content = None if message is None else message.content
                 e.notice = isinstance(content, str) and content.startswith(NOTICE)
-                e.prompt = _compiled_is_prompt(message)
+                e.prompt = compiled_is_prompt(message)
             elif kind == "system":
                 e.cleared = sub == MICROCOMPACT
             elif kind == "progress":
@@ -577,7 +505,7 @@ class _Reader:
             rid if isinstance(rid, str) else None,
             model,
         )
-        if _thinks(message):
+        if thinks(message):
             found.thinks = True
         if e.series == "main":
             self.note_version(obj.get("version"))

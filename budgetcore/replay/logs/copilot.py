@@ -88,15 +88,16 @@ _SOURCE_NAMES = ("chat span", "inference log", "agent turn log", "invoke_agent s
 
 
 def is_event_type(kind: object) -> bool:
-    """One of Copilot CLI's session event types (``session.start``, ...)."""
-    return kind in _EVENT_TYPES
+    """One of Copilot CLI's session event types (``session.start``, ...); a type that is
+    no text (a list, an object) is none."""
+    return isinstance(kind, str) and kind in _EVENT_TYPES
 
 
 def claims(obj: dict[str, object]) -> bool:
     """A Copilot CLI line: a session event (``type`` and ``data``), or an OpenTelemetry
     record whose attributes hold GenAI usage or operation keys."""
     kind = obj.get("type")
-    if kind in _EVENT_TYPES and isinstance(obj.get("data"), dict):
+    if is_event_type(kind) and isinstance(obj.get("data"), dict):
         return True
     attrs = obj.get("attributes")
     return isinstance(attrs, dict) and any(

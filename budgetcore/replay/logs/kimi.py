@@ -129,7 +129,8 @@ def claims(obj: dict[str, object]) -> bool:
     message = obj.get("message")
     return (
         isinstance(message, dict)
-        and message.get("type") in _WIRE_TYPES
+        and isinstance(message.get("type"), str)
+        and message["type"] in _WIRE_TYPES
         and "payload" in message
         and "uuid" not in obj
     )

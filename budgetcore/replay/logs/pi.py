@@ -82,7 +82,7 @@ def claims(obj: dict[str, object]) -> bool:
     kind = obj.get("type")
     if kind == "session":
         return "cwd" in obj and "id" in obj
-    if kind not in _ENTRY_TYPES or "uuid" in obj:
+    if not isinstance(kind, str) or kind not in _ENTRY_TYPES or "uuid" in obj:
         return False
     if "id" in obj:
         return "parentId" in obj

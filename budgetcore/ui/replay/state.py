@@ -314,6 +314,7 @@ def _load_all(
         loaded = yield from _load(name, files, step_bytes, before)
         return [loaded]
     from budgetcore.replay.logs import (  # noqa: PLC0415
+        NoRequests,
         costs_nothing,
         no_requests,
         read_sessions,
@@ -321,8 +322,9 @@ def _load_all(
 
     try:
         logs = read_sessions([files[0]])
-    except ScenarioError as exc:
-        return [LoadedLog(name, error=exc.problems)]
+    except ScenarioError as exc:  # NoRequests: a database of no session at all
+        free = isinstance(exc, NoRequests) and exc.costs_nothing
+        return [LoadedLog(name, error=exc.problems, costs_nothing=free)]
     out = []
     for log in logs:
         shown = log.name or name

@@ -1,0 +1,40 @@
+"""A log record whose fields hold the wrong JSON type (a list where a text is due, a
+number where a list is due) is a malformed line or a record passed over, never an
+internal error: each agent's reader met such a value with a dict or set lookup
+(``unhashable type: 'list'``) or a loop over a number (the seventh walk, found by
+setting every field of the fixtures' first lines to each hostile value in turn)."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+
+from tests.log_hostile_helpers import damaged, read_and_replay
+
+_CLAUDE = "claude/01-plain-2.1/projects/-home-user-proj/11111111-1111-4111-8111-111111111111.jsonl"
+_CLAUDE_AGENT = (
+    "claude/07-btw-sidechain-replay/projects/-home-user-proj/"
+    "77777777-7777-4777-8777-777777777777/subagents/agent-aside_question-1a2b3c4d.jsonl"
+)
+_AMP = "amp/ledger/amp/threads/T-aaaaaaaa-aaaa-4aaa-8aaa-aaaaaaaaaaaa.json"
+
+#: (fixture, line or None for a document, the field, its hostile value): each ended in
+#: an internal error before its fix (the reader and line named).
+CASES: list[tuple[str, int | None, tuple[str | int, ...], object]] = [
+    (_CLAUDE, 1, ("type",), []),  # pi.claims: `kind not in _ENTRY_TYPES`
+    (_CLAUDE, 4, ("message", "content", 0, "type"), []),  # claude._thinks
+    (_CLAUDE_AGENT, 1, ("message", "type"), []),  # kimi.claims: `in _WIRE_TYPES`
+    (_AMP, None, ("messages", 1, "messageId"), []),  # amp: a ledger's id as a dict key
+    (_AMP, None, ("usageLedger", "events"), 123),  # amp: an events list that is a number
+    (_AMP, None, ("usageLedger", "events", 0, "toMessageId"), {"a": 1}),  # amp: the same
+    # copilot.is_event_type, asked what an unknown document looks like.
+    ("opencode/compaction-files/opencode/storage/part/msg_h01/prt_h010.json", None, ("type",), []),
+]
+
+
+@pytest.mark.parametrize(("fixture", "line", "path", "new"), CASES)
+def test_a_field_of_the_wrong_type_is_no_internal_error(
+    fixture: str, line: int | None, path: tuple[str | int, ...], new: object
+) -> None:
+    read_and_replay(Path(fixture).name, damaged(fixture, line, path, new))
