@@ -267,7 +267,9 @@ def _draw_bars(p: Plan, key: str, path_stem: Path) -> list[str]:
     band_labels = _band_labels(lines, beyond, x_of, plot_w)
     n_bands = 1 + max((b for b, *_ in band_labels), default=-1)
     plot_top = n_bands * _LANE + (4 if n_bands else 0)
-    # Row labels: at the axis start unless a line crosses them, else just after a line.
+    # Row labels: at the axis start unless a line crosses them, else just after a line
+    # that the row's own bar reaches past (as the page's chart: a label stays over its
+    # bar; elsewhere the line breaks around it).
     line_xs = sorted(x_of(r.tokens) for r in lines)
     boxes: list[tuple[float, float, float, float]] = []  # x0, y0, x1, y1 in px
     placed = []
@@ -276,7 +278,8 @@ def _draw_bars(p: Plan, key: str, path_stem: Path) -> list[str]:
         text = _row_text(row)
         w = _text_px(text)
         lx = 0.0
-        for cand in [0.0] + [x + 4 for x in line_xs]:
+        reach = x_of(row.total)
+        for cand in [0.0] + [x + 4 for x in line_xs if x + 4 <= reach]:
             if cand + w <= plot_w + _RIGHT - 2 and not any(
                 cand - _CLEAR <= x <= cand + w + _CLEAR for x in line_xs
             ):

@@ -116,8 +116,10 @@ def test_a_copilot_shutdown_s_nano_aiu_is_its_own_cost_beside_ours() -> None:
     assert run.measured.cost == run.measured.logged_cost == Decimal("0.0234")
     table = run_cli(["replay", "--log", str(folder), "--usage", "--format", "table"])
     assert table.code == 0, table.err
-    assert "  The log's own cost: $0.0234\n" in table.out
-    assert "costUSD, on" not in table.out
+    # of totals, so of no request (the page's sentence, MeasuredUsage.logged_cost_text)
+    said = "The log's own cost, of totals that count no request, is $0.0234 (shown beside ours"
+    assert f"  {said}, never used for it).\n" in table.out
+    assert "on 1 request" not in table.out
     # An older shutdown, without it, has none (the events fixture).
     (older,) = (LOGS / "copilot" / "events").rglob("events.jsonl")
     with older.open("rb") as stream:

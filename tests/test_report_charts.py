@@ -224,6 +224,36 @@ def test_a_label_crossed_by_a_line_moves_past_it() -> None:
             assert not line.intersects_bbox(_shrunk(box, 1), filled=False), text
 
 
+def test_a_row_label_moves_past_a_line_only_over_its_own_bar() -> None:
+    """The seventh walk (the page's chart, the same rule here): K 1,000,000 above
+    Sonnet's M 172,627 put every branch label just right of M's line, far from bars a
+    few pixels long. They stay at the axis start, the line broken around them."""
+    doc = {
+        "main_model": {"input_tokens": 200_000, "output_tokens": 64_000},
+        "config": {"trigger_tokens": 1_000_000, "summary_max_tokens": 1_000_000},
+    }
+    caught: dict[str, Facts] = {}
+
+    def catch(fig: Any, stem: Path, **kw: Any) -> list[str]:
+        caught[stem.name] = facts_of(fig)
+        return []
+
+    mp = pytest.MonkeyPatch()
+    mp.setattr(report, "_save", catch)
+    try:
+        report._draw_bars(plan(parse_scenario(doc)), "branch", Path("branch"))
+    finally:
+        mp.undo()
+    f = caught["branch"]
+    left = min(b.x0 for b in f.bars)
+    rows = [(text, box) for text, box in f.texts if text.startswith(("F ", "A ", "raw", "full"))]
+    assert len(rows) == 5, [text for text, _ in f.texts]
+    for text, box in rows:
+        assert abs(box.x0 - left) <= 2, (text, box.x0, left)
+        for line in f.lines:
+            assert not line.intersects_bbox(_shrunk(box, 1), filled=False), text
+
+
 @pytest.mark.parametrize(
     ("value", "text"),
     [(12_000_000.0, "12,000,000"), (0.0, "0"), (0.35, "0.35"), (1_234.5, "1,234.5")],

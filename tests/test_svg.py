@@ -203,6 +203,36 @@ class TestNoOverlap:
                 assert_no_collisions(svg)
                 assert_fits(svg, width)
 
+    @pytest.mark.parametrize("width", WIDTHS)
+    @pytest.mark.parametrize("lang", ["en", "zh"])
+    def test_each_row_label_stands_over_its_own_bar(self, width: int, lang: str) -> None:
+        """The seventh walk: K 1,000,000 above Sonnet's M 172,627 (S clamped to O) drew
+        every branch label beside the M line, a hundred pixels right of bars a few
+        pixels long. A label moves past a line only over its own bar; elsewhere the
+        line breaks around it (both still touch nothing)."""
+        doc = {
+            "main_model": {"input_tokens": 200_000, "output_tokens": 64_000},
+            "config": {"trigger_tokens": 1_000_000, "summary_max_tokens": 1_000_000},
+        }
+        p = plan(parse_scenario(doc))
+        for pinned in (None, plan_of("golden")):
+            for markup in plan_charts(p, lang, width=width, pinned=pinned).values():
+                svg = chart_of(parse_svg(markup))
+                assert_no_collisions(svg)
+                assert_fits(svg, width)
+                left = min(rect_box(e)[0] for e in rects_of(svg, "data-segment"))
+                ends: dict[Fraction, Fraction] = {}  # a row's bar: its top, its right end
+                for e in rects_of(svg, "data-segment"):
+                    _x0, y0, x1, _ = rect_box(e)
+                    ends[y0] = max(ends.get(y0, x1), x1)
+                labels = [e for e in texts_of(svg) if e.get("class") == "ch-label"]
+                assert labels
+                for e in labels:
+                    x, baseline = Fraction(e.get("x", "0")), Fraction(e.get("y", "0"))
+                    below = [y for y in ends if y > baseline]
+                    bar = min(below)  # the next bar under the label: its own (or B's)
+                    assert x == left or x <= ends[bar], (e.text, x, ends[bar])
+
     def test_a_too_narrow_container_gets_the_minimum_width_not_smaller_text(self) -> None:
         svg = chart_of(parse_svg(plan_charts(plan_of("golden"), "en", width=100)["branch"]))
         assert svg.get("width") == "280"

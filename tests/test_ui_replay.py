@@ -1912,3 +1912,96 @@ def test_of_several_sessions_the_backtest_names_the_one_it_is_of(lang: str) -> N
         ReplayLogsLoaded(folder_files(FIXTURES / "logs" / "claude" / "12-compact-preserved-2.1")),
     )
     assert "data-asrun-session" not in _screen(one).html["replay-log"]
+
+
+def _logged_cost_note(relative: str, lang: str) -> str:
+    file = LOGS / relative
+    state = reduce(reduce(_open(), LanguageChosen(lang)), ReplaySourceChosen("log"))
+    state = reduce(state, ReplayLogsLoaded(((file.name, file.read_bytes()),)))
+    found = re.search(r'data-logged-cost="[^"]+">([^<]*)<', _screen(state).html["replay-log"])
+    assert found is not None
+    return unescape(found.group(1))
+
+
+_PI = (
+    "pi/basic/sessions/--home-user-proj--/"
+    "2025-11-24T10-00-00-000Z_11111111-1111-4111-8111-111111111111.jsonl"
+)
+_NOTE = " (shown beside ours, never used for it)."
+_CLINE_SUMMED = "cline/v3-aggregates/tasks/cline-task-agg/ui_messages.json"
+_COPILOT_TOTALS = (
+    "copilot/events-nano-aiu/session-state/cccccccc-0000-4000-8000-000000000003/events.jsonl"
+)
+
+
+@pytest.mark.parametrize(
+    ("relative", "lang", "said"),
+    [
+        # pi writes usage.cost.total, not Claude Code's costUSD: the field is not named
+        (
+            _PI,
+            "en",
+            "The log's own cost on 3 requests sums to $0.04125" + _NOTE,
+        ),
+        (_PI, "zh", "日志在 3 个请求上自带的费用合计 $0.04125(仅作对照,不参与我们的计算)。"),
+        (
+            "claude/16-costusd-legacy/projects/-home-user-proj/01010101-0101-4101-8101-010101010101.jsonl",
+            "en",
+            "The log's own cost on 1 request sums to $0.0412" + _NOTE,
+        ),
+        (
+            _CLINE_SUMMED,
+            "en",
+            "The log's own cost on 1 request and on the summed-usage messages sums to $0.055 "
+            "(shown beside ours, never used for it).",
+        ),
+        (
+            _CLINE_SUMMED,
+            "zh",
+            "日志在 1 个请求及汇总用量的消息上自带的费用合计 $0.055(仅作对照,不参与我们的计算)。",
+        ),
+        # Copilot CLI's shutdown totals count no request: "on requests: 1" was false
+        (
+            _COPILOT_TOTALS,
+            "en",
+            "The log's own cost, of totals that count no request, is $0.0234 (shown beside "
+            "ours, never used for it).",
+        ),
+        (
+            _COPILOT_TOTALS,
+            "zh",
+            "日志自带的费用(属于不计请求的总计)为 $0.0234(仅作对照,不参与我们的计算)。",
+        ),
+    ],
+)
+def test_the_logs_own_cost_is_a_plain_sentence(relative: str, lang: str, said: str) -> None:
+    """The seventh walk: pi's note read "The log's own costUSD, on requests: 3, sums to
+    $0.04125": a list's count inside a sentence, and Claude Code's field name for pi's
+    usage.cost.total (and OpenCode's, Cline's, Copilot CLI's cost). The CLI's table says
+    the same sentence (one catalogue key)."""
+    assert _logged_cost_note(relative, lang) == said
+
+
+def test_the_cli_table_says_the_logs_own_cost_as_the_page_does() -> None:
+    folder = LOGS / "pi" / "basic"
+    proc = subprocess.run(
+        [
+            sys.executable,
+            "-m",
+            "budgetcore",
+            "replay",
+            "--log",
+            str(folder),
+            "--usage",
+            "--format",
+            "table",
+        ],
+        capture_output=True,
+        text=True,
+        check=True,
+    )
+    said = (
+        "The log's own cost on 3 requests sums to $0.04125 (shown beside ours, never used for it)."
+    )
+    assert f"  {said}\n" in proc.stdout
+    assert said == _logged_cost_note(_PI, "en")

@@ -1036,3 +1036,54 @@ def test_the_page_s_named_model_comes_before_the_file_s_as_the_cli_s_scenario(
     state = reduce(state, ImportApplied())
     assert state.plan.scenario.main_model_name == CODEX
     assert state.plan.scenario.config.trigger_tokens == 90_000
+
+
+def _preview_head(state: PageState) -> tuple[str, int]:
+    preview = str(import_html(state))
+    head = re.search(r"<p>([^<]*)</p>", preview)
+    assert head is not None, preview[:300]
+    return html_lib.unescape(head.group(1)), len(re.findall(r"<tr data-import-change=", preview))
+
+
+@pytest.mark.parametrize(
+    ("lang", "said"),
+    [
+        (
+            "en",
+            "The file sets 1 override and records its main model (replace). "
+            "Applying it changes 3 settings:",
+        ),
+        ("zh", "文件设置了 1 个覆盖项,并记录了其主模型(替换)。应用后将变化 3 项设置:"),
+    ],
+)
+def test_the_import_preview_counts_what_its_table_lists(lang: str, said: str) -> None:
+    """The seventh walk: after Reset, a reviewed file of K 100,000 on Sonnet previewed as
+    "The file sets 1 override (replace). Applying it changes:" above three rows (K, and
+    the recorded model's I and O). The head names what its "1" counts and counts the
+    rows."""
+    state = reduce(initial_state(lang=lang), ModelDataLoaded(default_registry(), default_peers()))
+    state = reduce(state, ModelChosen("main_model", "claude-sonnet-4-5"))
+    state = reduce(state, FieldTyped("config.trigger_tokens", "100000"))
+    text, _ = render_export(state)
+    head, rows = _preview_head(reduce(reduce(state, Reset()), ImportPreviewed(text, "replace")))
+    assert (head, rows) == (said, 3)
+    # The same file on the same page: the model is the page's, only K changes.
+    sets = "sets 1 override (replace). Applying it changes 1 setting:"
+    same, one = _preview_head(
+        reduce(
+            reduce(state, FieldTyped("config.trigger_tokens", "90000")),
+            ImportPreviewed(text, "replace"),
+        )
+    )
+    assert one == 1
+    if lang == "en":
+        assert same == f"The file {sets}"
+    # Nothing to change: no count of nothing above "Nothing changes."
+    nothing, none = _preview_head(reduce(state, ImportPreviewed(text, "replace")))
+    assert none == 0
+    assert nothing == t(
+        "phrase.import-preview-none",
+        lang,
+        n=t("count.override.one", lang, n="1"),
+        mode=t("phrase.import-replace", lang),
+    )

@@ -235,15 +235,8 @@ _USAGE_HEAD = [
 def _measured(m: MeasuredUsage, write: Write) -> None:
     write("Measured usage (what the log says every billed request used, each once)\n")
     _grid(_USAGE_HEAD, _usage_rows(m.models, m), write)
-    if m.logged_cost is not None and m.requests is None:
-        # Totals (Copilot CLI's shutdowns): a cost the agent wrote of no request it counts.
-        write(f"  The log's own cost: {money_text(m.logged_cost)}\n")
-    elif m.logged_cost is not None:
-        also = " and the summed-usage messages" if m.summed else ""
-        write(
-            f"  The log's own costUSD, on {counted(m.logged_requests, 'request')}{also}: "
-            f"{money_text(m.logged_cost)}\n"
-        )
+    if m.logged_cost is not None:  # the page's sentence (MeasuredUsage.logged_cost_text)
+        write(f"  {m.logged_cost_text(money_text(m.logged_cost), 'en')}\n")
     if m.summed:
         write(
             f"  Of these tokens, {m.summed:,} are of messages that sum several requests' "

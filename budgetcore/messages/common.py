@@ -132,6 +132,8 @@ MESSAGES: dict[str, tuple[str, str]] = {
     # the margin: a bare decimal, no unit
     "unit.fraction": ("", ""),
     "unit.per-page": ("per page", "每页"),
+    "count.setting.one": ("{n} setting", "{n} 项设置"),
+    "count.setting.other": ("{n} settings", "{n} 项设置"),
     "count.override.one": ("{n} override", "{n} 个覆盖项"),
     "count.override.other": ("{n} overrides", "{n} 个覆盖项"),
     "count.session.one": ("{n} session", "{n} 个会话"),

@@ -343,17 +343,24 @@ MESSAGES: dict[str, tuple[str, str]] = {
         "Of these tokens, {tokens} are of messages that sum several requests' usage (Cline's deleted_api_reqs, subagent_usage): billed, counted as no request, not replayed.",
         "其中 {tokens} 个 token 来自汇总多个请求用量的消息(Cline 的 deleted_api_reqs、subagent_usage):计费,但不算作请求,也不回放。",
     ),
+    # The log's own cost (Claude Code's costUSD, pi's usage.cost.total, OpenCode's and
+    # Cline's cost, Copilot CLI's nano AIU): one sentence, no agent's field name.
+    # {requests} is count("count.request").
     "replay.logs.logged-cost-summed": (
-        "The log's own costUSD, on requests: {n}, and on the summed-usage messages, sums to {cost} (beside ours, never used for it).",
-        "日志自带的 costUSD({n} 个请求及汇总用量的消息):{cost}(仅作对照,不参与我们的计算)。",
+        "The log's own cost on {requests} and on the summed-usage messages sums to {cost} (shown beside ours, never used for it).",
+        "日志在 {requests}及汇总用量的消息上自带的费用合计 {cost}(仅作对照,不参与我们的计算)。",
+    ),
+    "replay.logs.logged-cost-totals": (
+        "The log's own cost, of totals that count no request, is {cost} (shown beside ours, never used for it).",
+        "日志自带的费用(属于不计请求的总计)为 {cost}(仅作对照,不参与我们的计算)。",
     ),
     "replay.logs.series-summed": (
         "summed usage (billed, not requests, not replayed) in {lines}",
         "汇总用量(计费,不是请求,不回放)在 {lines}",
     ),
     "replay.logs.logged-cost": (
-        "The log's own costUSD, on requests: {n}, sums to {cost} (beside ours, never used for it).",
-        "日志自带的 costUSD({n} 个请求):{cost}(仅作对照,不参与我们的计算)。",
+        "The log's own cost on {requests} sums to {cost} (shown beside ours, never used for it).",
+        "日志在 {requests}上自带的费用合计 {cost}(仅作对照,不参与我们的计算)。",
     ),
     "replay.logs.not-read": (
         "Files of the import that are not session logs, not read: {n} (first: {first}).",

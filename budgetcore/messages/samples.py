@@ -38,13 +38,31 @@ MESSAGES: dict[str, tuple[str, str]] = {
         "合并:只修改文件中出现的键",
     ),
     "phrase.import-check": ("Preview import", "预览导入"),
+    # {n} counts the file's overrides, {changes} the table's rows (count.setting): a
+    # replace also puts back keys the file omits, and a recorded model changes I and O.
     "phrase.import-preview": (
-        "The file sets {n} ({mode}). Applying it changes:",
-        "文件设置了 {n}({mode})。应用后将变化:",
+        "The file sets {n} ({mode}). Applying it changes {changes}:",
+        "文件设置了 {n}({mode})。应用后将变化 {changes}:",
+    ),
+    "phrase.import-preview-model": (
+        "The file sets {n} and records its main model ({mode}). Applying it changes {changes}:",
+        "文件设置了 {n},并记录了其主模型({mode})。应用后将变化 {changes}:",
+    ),
+    "phrase.import-preview-none": (
+        "The file sets {n} ({mode}).",
+        "文件设置了 {n}({mode})。",
     ),
     "phrase.import-empty-replace": (
-        "The file sets no overrides: replacing puts every supported setting back to its default. Applying it changes:",
-        "文件没有任何覆盖项:替换会把所有受支持的设置恢复为默认值。应用后将变化:",
+        "The file sets no overrides: replacing puts every supported setting back to its default. Applying it changes {changes}:",
+        "文件没有任何覆盖项:替换会把所有受支持的设置恢复为默认值。应用后将变化 {changes}:",
+    ),
+    "phrase.import-empty-replace-none": (
+        "The file sets no overrides: replacing puts every supported setting back to its default.",
+        "文件没有任何覆盖项:替换会把所有受支持的设置恢复为默认值。",
+    ),
+    "phrase.import-empty-model": (
+        "The file sets no overrides and records its main model ({mode}). Applying it changes {changes}:",
+        "文件没有任何覆盖项,但记录了其主模型({mode})。应用后将变化 {changes}:",
     ),
     "phrase.import-empty-merge": (
         "The file sets no overrides: merging it changes nothing.",

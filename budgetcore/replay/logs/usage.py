@@ -66,6 +66,19 @@ class ModelUsage:
         """The cost is unknown but a part of it is priced: said as at least that part."""
         return _partly_priced(self)
 
+    def logged_cost_text(self, cost: str, lang: str) -> str:
+        """The sentence of the log's own cost (``cost``: it as the caller formats money),
+        the page's and the CLI table's: of the requests that wrote one, of those and the
+        summed-usage messages, or of totals that count no request (Copilot CLI's
+        shutdowns)."""
+        from budgetcore.messages import count, t  # noqa: PLC0415 - the one catalogue
+
+        if self.requests is None:
+            return t("replay.logs.logged-cost-totals", lang, cost=cost)
+        key = "replay.logs.logged-cost-summed" if self.summed else "replay.logs.logged-cost"
+        requests = count("count.request", self.logged_requests, lang)
+        return t(key, lang, cost=cost, requests=requests)
+
 
 def _partly_priced(m: ModelUsage | MeasuredUsage) -> bool:
     """Whether an unknown cost has a priced part, said "at least" its known cost. Where
@@ -100,6 +113,19 @@ class MeasuredUsage:
     def partly_priced(self) -> bool:
         """The cost is unknown but a part of it is priced: said as at least that part."""
         return _partly_priced(self)
+
+    def logged_cost_text(self, cost: str, lang: str) -> str:
+        """The sentence of the log's own cost (``cost``: it as the caller formats money),
+        the page's and the CLI table's: of the requests that wrote one, of those and the
+        summed-usage messages, or of totals that count no request (Copilot CLI's
+        shutdowns)."""
+        from budgetcore.messages import count, t  # noqa: PLC0415 - the one catalogue
+
+        if self.requests is None:
+            return t("replay.logs.logged-cost-totals", lang, cost=cost)
+        key = "replay.logs.logged-cost-summed" if self.summed else "replay.logs.logged-cost"
+        requests = count("count.request", self.logged_requests, lang)
+        return t(key, lang, cost=cost, requests=requests)
 
     def as_dict(self) -> dict[str, object]:
         def money(value: Decimal | None) -> str | None:

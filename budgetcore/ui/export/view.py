@@ -21,6 +21,7 @@ if TYPE_CHECKING:
     from budgetcore.core.plan import Plan
     from budgetcore.core.scenario import Scenario
     from budgetcore.registry.peers import Peer
+    from budgetcore.ui.export.state import ImportPreview
 
 __all__ = [
     "CONFIG_TEXTS",
@@ -30,6 +31,28 @@ __all__ = [
     "render_export",
     "warnings_html",
 ]
+
+
+def _preview_head(p: ImportPreview, mode: str, lang: str) -> str:
+    """What the file sets, and how many settings applying it changes: the rows of the
+    table under it. They can outnumber the file's overrides (the seventh walk: "sets 1
+    override" above K, I and O): a replace puts back the keys the file omits, and a
+    recorded main model changes I and O, which the head then names."""
+    n = count("count.override", len(p.keys), lang)
+    changes = count("count.setting", len(p.changes), lang)
+    model = any(key.startswith("main_model.") for key, _now, _after in p.changes)
+    if p.keys:
+        if not p.changes:
+            return t("phrase.import-preview-none", lang, n=n, mode=mode)
+        key = "phrase.import-preview-model" if model else "phrase.import-preview"
+        return t(key, lang, n=n, mode=mode, changes=changes)
+    if model:
+        return t("phrase.import-empty-model", lang, mode=mode, changes=changes)
+    if p.mode == "merge":
+        return t("phrase.import-empty-merge", lang)
+    if not p.changes:
+        return t("phrase.import-empty-replace-none", lang)
+    return t("phrase.import-empty-replace", lang, changes=changes)
 
 
 def import_html(state: PageState) -> Markup:
@@ -49,11 +72,7 @@ def import_html(state: PageState) -> Markup:
         n = count("count.override", len(p.keys), lang)
         msg = t("phrase.import-done", lang, n=n, keys=keys, mode=mode)
         return el("p", {"id": "import-ok", "role": "status", "data-import": "applied"}, msg)
-    head = t("phrase.import-preview", lang, n=count("count.override", len(p.keys), lang), mode=mode)
-    if not p.keys and p.mode == "merge":
-        head = t("phrase.import-empty-merge", lang)
-    elif not p.keys:
-        head = t("phrase.import-empty-replace", lang)
+    head = _preview_head(p, mode, lang)
     if p.changes:
         cols = t("phrase.import-head", lang).split("|")
         rows = join(

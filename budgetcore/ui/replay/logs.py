@@ -465,12 +465,7 @@ def _usage(m: MeasuredUsage, lang: str) -> Markup:
             el(
                 "p",
                 {"class": "note-small", "data-logged-cost": str(m.logged_cost)},
-                t(
-                    "replay.logs.logged-cost-summed" if m.summed else "replay.logs.logged-cost",
-                    lang,
-                    cost=money(m.logged_cost, lang),
-                    n=format_int(m.logged_requests),
-                ),
+                m.logged_cost_text(money(m.logged_cost, lang), lang),
             )
         )
     if m.summed:

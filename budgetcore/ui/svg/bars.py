@@ -143,9 +143,14 @@ def _bars_svg(
                 t("chart.value", lang, name=name, value=format_int(total)),
                 t("chart.pinned-value", lang, a=format_int(a_total)),
             ]
+        # A label names the bar under it: it may step past a line only where that bar
+        # (B's, or A's under it) reaches beyond the line, so it stays over its own bar.
+        # Elsewhere it keeps the left edge and the line breaks around it (the seventh
+        # walk: K above a small M put every label beside M's line, far from its bar).
+        reach = axis.left + max(axis.length(total), axis.length(a_total or 0))
         for text in texts:
             baseline = y + LINE - 4
-            candidates = [axis.left] + [lx + 4 for lx in sorted(line_xs)]
+            candidates = [axis.left] + [lx + 4 for lx in sorted(line_xs) if lx + 4 <= reach]
             chosen = None
             for lx in candidates:
                 box = text_box(lx, baseline, text, "start")
