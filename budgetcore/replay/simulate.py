@@ -229,9 +229,12 @@ def replay_known(
     }
     col = {k: fixed[k] if k in fixed else stored_column(k, values[k]) for k in TurnRow._fields}
     rows = TurnRows(col)
-    result = _summarise(rows, col, counts.counts)
+    # One summary made from its fields: with a clock or retries §15's lines are added
+    # to them, where a second summary replaced the first (46 fields a replay).
+    fields = _summarise(rows, col, counts.counts)
     if session.timed:
-        result = _with_timing(result, rows, col, summary_rates, opts.retries, counts=counts.counts)
+        _with_timing(fields, rows, col, summary_rates, opts.retries, counts=counts.counts)
+    result = ReplaySummary(**fields)
     return (
         Replay(scenario, opts, rows, result, session.timed, MappingProxyType(col)),
         kept,
@@ -240,7 +243,8 @@ def replay_known(
 
 def _summarise(
     rows: Sequence[TurnRow], col: Mapping[str, Sequence[Any]], counts: tuple[int, ...]
-) -> ReplaySummary:
+) -> dict[str, Any]:
+    """The summary's fields (``ReplaySummary``) without §15's."""
     # The counts the engine keeps as it makes the rows (COUNTS) are read, not counted again.
     status = col["status"]
     full = col["full_input"]
@@ -261,7 +265,7 @@ def _summarise(
         mean_main = Context(prec=28).divide(cost_main, Decimal(len(rows)))
         per_turn = per_turn_cost(mean_main, cost_summary, len(rows))
     last = rows[-1]
-    return ReplaySummary(
+    return dict(
         turns=len(rows),
         runs=counts[_AT["runs"]],
         recompresses=counts[_AT["recompresses"]],
@@ -299,19 +303,19 @@ def _share(part: int | None, whole: int | None) -> Fraction | None:
 
 
 def _with_timing(
-    summary: ReplaySummary,
+    summary: dict[str, Any],
     rows: Sequence[TurnRow],
     col: Mapping[str, Sequence[Any]],
     rates: Rates | None,
     retries: Retries | None,
     *,
     counts: tuple[int, ...],
-) -> ReplaySummary:
-    """The summary with docs/spec.md §15's lines: the candidates, what published, and what
-    the runs that did not publish, and every resend, cost (tokens and money). The counts
-    and tokens are the engine's own counters (``counts``: :data:`COUNTS`), which count
-    the same tries as the rows; only money is summed here, per run, since a run's price
-    tier is its own."""
+) -> None:
+    """Add to the summary's fields (:func:`_summarise`) docs/spec.md §15's lines: the
+    candidates, what published, and what the runs that did not publish, and every
+    resend, cost (tokens and money). The counts and tokens are the engine's own
+    counters (``counts``: :data:`COUNTS`), which count the same tries as the rows; only
+    money is summed here, per run, since a run's price tier is its own."""
     fates = col["run_fate"]
     published, discarded = counts[_AT["published"]], counts[_AT["discarded"]]
     candidates = published + discarded
@@ -352,10 +356,9 @@ def _with_timing(
     total_tokens = tokens if complete else None
     total_units = units if complete and priced else None
     places = rows[0].money_places
-    return dataclasses.replace(
-        summary,
-        summary_input_tokens=summary.summary_input_tokens if complete else None,
-        summary_output_tokens=summary.summary_output_tokens if complete else None,
+    if not complete:
+        summary["summary_input_tokens"] = summary["summary_output_tokens"] = None
+    summary.update(
         timed=True,
         candidates=candidates,
         published=published,
