@@ -120,7 +120,10 @@ def replay_known(
         scenarios += [seg.scenario] * span
     history = session.history
     admitted, main_out = fixed["admitted"], fixed["main_output_billed"]
-    main_in = [f if ok else 0 for f, ok in zip(full, admitted, strict=True)]
+    # Every request sent is billed its full input; with none rejected, that is the column.
+    main_in: Sequence[int] = full
+    if False in admitted:
+        main_in = [f if ok else 0 for f, ok in zip(full, admitted, strict=True)]
     uncovered = list(map(sub, history, covered))
     final_covered = counts.counts[COUNTS.index("final_covered")]
     final_summary = counts.counts[COUNTS.index("final_summary")]
