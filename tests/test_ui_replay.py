@@ -1868,6 +1868,32 @@ def test_the_timing_is_parsed_when_its_values_change_not_on_each_read(
     assert [c for c in calls if "gap_seed" in c[0]] != []  # and the whole options once
 
 
+def test_the_options_are_made_once_while_what_they_read_is_the_same() -> None:
+    """An input reads the replay's options three times (the job's ``due`` before and
+    after its step, ``refreshed``): the same values give the very same options, kept
+    from the last read; any value they read, the prices picked or the source changed
+    makes them afresh, equal to options made from nothing kept."""
+    import dataclasses  # noqa: PLC0415
+
+    from budgetcore.registry.prices import Prices  # noqa: PLC0415
+    from budgetcore.ui.replay import state  # noqa: PLC0415
+
+    panel = state.with_texts(state.initial_panel(), {"replay.timing": "true"})
+    first = state.options_of(panel)
+    assert state.options_of(dataclasses.replace(panel, scrub=3)) is first  # not read
+    changed = state.with_texts(panel, {"replay.summary_ratio": "0.25"})
+    assert state.options_of(changed) is not first
+    assert state.options_of(changed) == state._options_of(changed, state.NONE_PICKED)
+    assert state.options_of(changed).summary_ratio == Decimal("0.25")
+    prices = Prices(input=Decimal(3), output=Decimal(15))
+    priced = state.options_of(changed, (prices, None))
+    assert priced.main_prices == prices
+    assert state.options_of(changed).main_prices is None
+    assert state.options_of(dataclasses.replace(changed, log_model=False)) == state.options_of(
+        changed
+    )
+
+
 def test_the_chinese_ledger_lists_its_items_with_the_chinese_comma() -> None:
     """Fourth walk of December 2026: the Chinese ledger joined its entry kinds and its
     bad line numbers with an ASCII ", " ("user 2, summary 1", "第 13, 15 行")."""

@@ -51,15 +51,32 @@ class PointClock:
     """One point's background slot, breaker and retry draws (docs/spec.md §15), in
     integer time: private bookkeeping of one point's replay."""
 
-    __slots__ = ("_rate", "_rng", "busy_until", "failures", "open", "retries", "tries_allowed")
+    __slots__ = (
+        "_breaker",
+        "_rate",
+        "_rng",
+        "_threshold",
+        "busy_until",
+        "failures",
+        "open",
+        "retries",
+        "tries_allowed",
+    )
 
     def __init__(self, retries: Retries | None) -> None:
         self.retries = retries
         self._rng = None if retries is None else random.Random(retries.failure_seed)
-        # The rate as the exact ratio p / q of its Decimal (fails() compares by it).
+        # The rate as the exact ratio p / q of its Decimal (fails() compares by it); None
+        # at a rate of 0, which no draw is below: the draws are then never made (the
+        # generator is this clock's own, so no other value sees its state).
         self._rate: tuple[int, int] | None = (
-            None if retries is None else retries.failure_rate.as_integer_ratio()
+            None
+            if retries is None or not retries.failure_rate
+            else retries.failure_rate.as_integer_ratio()
         )
+        # Read once per point, not once per run (a replay decides hundreds of fates).
+        self._breaker = retries is not None and retries.policy == "breaker"
+        self._threshold = BREAKER_FAILURES if retries is None else retries.breaker_failures
         self.busy_until: int | None = None
         self.failures = 0
         self.open = False
@@ -98,8 +115,7 @@ class PointClock:
         end = start
         passed = cut = False
         limit = start + run_timeout
-        breaker = self.retries is not None and self.retries.policy == "breaker"
-        threshold = BREAKER_FAILURES if self.retries is None else self.retries.breaker_failures
+        drawn = self._rate is not None  # else no try fails, and none is drawn (fails())
         while done < self.tries_allowed:
             if duration is not None:
                 cut_at = end + model_timeout if duration > model_timeout else None
@@ -110,10 +126,10 @@ class PointClock:
                     break  # a cut try never returns: no format check, no draw
                 end += duration
             done += 1
-            if self.fails():
+            if drawn and self.fails():
                 self.failures += 1
-                if breaker:
-                    if self.failures >= threshold:
+                if self._breaker:
+                    if self.failures >= self._threshold:
                         self.open = True
                     break
                 continue

@@ -188,6 +188,7 @@ def point_counts(
         cap, safe = seg.summary(s)
         est = seg.estimate
         room = safe - instr  # the new raw budget is max(0, min(W, room - A))
+        model_timeout, run_timeout = seg.model_timeout_s * unit, seg.run_timeout_s * unit
         for t in range(seg.start, seg.stop):
             if pending is not None and starts is not None and pending[0] <= starts[t]:
                 c, a = pending[1], pending[2]  # it ended by this turn's start: it lands
@@ -319,8 +320,8 @@ def point_counts(
                     fixed_try
                     if fixed_try is not None or timing is None
                     else try_units(timing.duration, unit, work, written),
-                    seg.model_timeout_s * unit,
-                    seg.run_timeout_s * unit,
+                    model_timeout,
+                    run_timeout,
                     nxt[t],
                 )
                 tries += known + cut

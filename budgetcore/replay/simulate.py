@@ -120,7 +120,10 @@ def replay_known(
         scenarios += [seg.scenario] * span
     history = session.history
     admitted, main_out = fixed["admitted"], fixed["main_output_billed"]
-    main_in = [f if ok else 0 for f, ok in zip(full, admitted, strict=True)]
+    # Every request sent is billed its full input; with none rejected, that is the column.
+    main_in: Sequence[int] = full
+    if False in admitted:
+        main_in = [f if ok else 0 for f, ok in zip(full, admitted, strict=True)]
     uncovered = list(map(sub, history, covered))
     final_covered = counts.counts[COUNTS.index("final_covered")]
     final_summary = counts.counts[COUNTS.index("final_summary")]
@@ -146,14 +149,16 @@ def replay_known(
         append_l: list[int | None] = [None] * n
         clock = session.timing is not None
         retries = session.retries
+        # docs/spec.md §15: with retries.bill_failed_output off a failed try bills its
+        # input only (the engine's own sums count the same tries); on, every try its output.
+        output_tries = None if retries is None or retries.bill_failed_output else retries
+        runs_at, appends = session.run_at, session.next_append
         for t, (fate, known, cut, end) in fates.items():
-            # docs/spec.md §15: with retries.bill_failed_output off a failed try bills
-            # its input only (the engine's own sums count the same tries).
-            outs = known if retries is None else retries.output_tries(fate, known)
+            outs = known if output_tries is None else output_tries.output_tries(fate, known)
             billed_in[t], billed_out[t] = work[t] * known, written[t] * outs
             fate_l[t], tries_l[t], cut_l[t] = fate, known + cut, cut
             if clock:
-                run_at, following = session.run_at[t], session.next_append[t]
+                run_at, following = runs_at[t], appends[t]
                 assert run_at is not None
                 # The end shown in whole milliseconds, rounded up (TurnRow.run_end_ms):
                 # every append is a whole millisecond, so no decision is lost.
@@ -229,9 +234,12 @@ def replay_known(
     }
     col = {k: fixed[k] if k in fixed else stored_column(k, values[k]) for k in TurnRow._fields}
     rows = TurnRows(col)
-    result = _summarise(rows, col, counts.counts)
+    # One summary made from its fields: with a clock or retries §15's lines are added
+    # to them, where a second summary replaced the first (46 fields a replay).
+    fields = _summarise(rows, col, counts.counts)
     if session.timed:
-        result = _with_timing(result, rows, col, summary_rates, opts.retries, counts=counts.counts)
+        _with_timing(fields, rows, col, summary_rates, opts.retries, counts=counts.counts)
+    result = ReplaySummary(**fields)
     return (
         Replay(scenario, opts, rows, result, session.timed, MappingProxyType(col)),
         kept,
@@ -240,37 +248,37 @@ def replay_known(
 
 def _summarise(
     rows: Sequence[TurnRow], col: Mapping[str, Sequence[Any]], counts: tuple[int, ...]
-) -> ReplaySummary:
-    # The counts the engine keeps as it makes the rows (COUNTS) are read, not counted again.
-    status = col["status"]
-    full = col["full_input"]
-    peak = full.index(max(full))  # the first turn at the peak
-    first_run = next((i for i, s in enumerate(status) if s in ("run", "recompress")), None)
-    main_in = sum(col["main_input_billed"])
+) -> dict[str, Any]:
+    """The summary's fields (``ReplaySummary``) without §15's."""
+    # The counts the engine keeps as it makes the rows (COUNTS) are read, not counted
+    # again: the peak (the first turn at it), the first run, the sent requests' input
+    # (a request is sent exactly when it is admitted). Single values are read from their
+    # columns: a row read builds all 36 of its fields.
+    main_in = counts[_AT["main_input_tokens"]]
     cached = counts[_AT["main_cached_tokens"]]
-    places = rows[0].money_places
+    first_run = counts[_AT["first_run_turn"]]
+    places = col["money_places"][0]
     cost_main = decimal_of(None if None in col["main_units"] else sum(col["main_units"]), places)
     cost_summary = decimal_of(
         None if None in col["summary_units"] else sum(col["summary_units"]), places
     )
-    cost = decimal_of(rows[-1].cumulative_units, places)
+    cost = decimal_of(col["cumulative_units"][-1], places)
     per_turn = None
     if cost_main is not None and cost_summary is not None:
         # docs/spec.md §8: per-turn cost ≈ main call + summary calls / the turns they serve;
         # the mean main call is a division, at per_turn_cost's 28 significant digits.
         mean_main = Context(prec=28).divide(cost_main, Decimal(len(rows)))
         per_turn = per_turn_cost(mean_main, cost_summary, len(rows))
-    last = rows[-1]
-    return ReplaySummary(
+    return dict(
         turns=len(rows),
         runs=counts[_AT["runs"]],
         recompresses=counts[_AT["recompresses"]],
         refusals=counts[_AT["refusals"]],
         rejected=col["admitted"].count(False),
-        first_run_turn=None if first_run is None else col["turn"][first_run],
-        peak_full_input=full[peak],
-        peak_turn=col["turn"][peak],
-        main_safe_input_at_peak=col["main_safe_input"][peak],
+        first_run_turn=first_run or None,
+        peak_full_input=counts[_AT["peak_full_input"]],
+        peak_turn=counts[_AT["peak_turn"]],
+        main_safe_input_at_peak=counts[_AT["main_safe_input_at_peak"]],
         turns_at_or_above_k=counts[_AT["turns_at_or_above_k"]],
         turns_with_unseen=sum(map((0).__lt__, col["unseen"])),
         peak_unseen=max(col["unseen"]),
@@ -284,9 +292,9 @@ def _summarise(
         cost=cost,
         cost_per_turn=per_turn,
         cache_share=Fraction(cached, main_in) if main_in else Fraction(0),
-        final_history=last.history_after,
-        final_covered=last.covered_after,
-        final_summary=last.summary_after,
+        final_history=col["history_after"][-1],
+        final_covered=counts[_AT["final_covered"]],
+        final_summary=counts[_AT["final_summary"]],
     )
 
 
@@ -299,19 +307,19 @@ def _share(part: int | None, whole: int | None) -> Fraction | None:
 
 
 def _with_timing(
-    summary: ReplaySummary,
+    summary: dict[str, Any],
     rows: Sequence[TurnRow],
     col: Mapping[str, Sequence[Any]],
     rates: Rates | None,
     retries: Retries | None,
     *,
     counts: tuple[int, ...],
-) -> ReplaySummary:
-    """The summary with docs/spec.md §15's lines: the candidates, what published, and what
-    the runs that did not publish, and every resend, cost (tokens and money). The counts
-    and tokens are the engine's own counters (``counts``: :data:`COUNTS`), which count
-    the same tries as the rows; only money is summed here, per run, since a run's price
-    tier is its own."""
+) -> None:
+    """Add to the summary's fields (:func:`_summarise`) docs/spec.md §15's lines: the
+    candidates, what published, and what the runs that did not publish, and every
+    resend, cost (tokens and money). The counts and tokens are the engine's own
+    counters (``counts``: :data:`COUNTS`), which count the same tries as the rows; only
+    money is summed here, per run, since a run's price tier is its own."""
     fates = col["run_fate"]
     published, discarded = counts[_AT["published"]], counts[_AT["discarded"]]
     candidates = published + discarded
@@ -351,11 +359,10 @@ def _with_timing(
     complete = unknown == 0
     total_tokens = tokens if complete else None
     total_units = units if complete and priced else None
-    places = rows[0].money_places
-    return dataclasses.replace(
-        summary,
-        summary_input_tokens=summary.summary_input_tokens if complete else None,
-        summary_output_tokens=summary.summary_output_tokens if complete else None,
+    places = col["money_places"][0]
+    if not complete:
+        summary["summary_input_tokens"] = summary["summary_output_tokens"] = None
+    summary.update(
         timed=True,
         candidates=candidates,
         published=published,

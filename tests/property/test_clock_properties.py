@@ -52,3 +52,14 @@ def test_a_draw_equal_to_the_rate_passes_and_one_below_fails() -> None:
 
 def test_no_retries_never_fails() -> None:
     assert not PointClock(None).fails()
+
+
+def test_a_zero_rate_draws_nothing() -> None:
+    # No draw is below 0: the engine skips the check, so the clock's generator is left
+    # as it was (the replay's fates are the same with or without the draws).
+    clock = PointClock(Retries(failure_rate=Decimal(0), failure_seed=7))
+    assert clock._rng is not None
+    before = clock._rng.getstate()
+    assert clock.fate(0, 5, 30, 90, None) == ("published", 1, 0, 5)
+    assert not clock.fails()
+    assert clock._rng.getstate() == before

@@ -601,11 +601,31 @@ Picked = tuple["Prices | None", "Prices | None"]
 NONE_PICKED: Picked = (None, None)
 
 
+#: The last options made, with what they were made from (:func:`options_of`).
+_LAST_OPTIONS: list[tuple[tuple[object, ...], ReplayOptions]] = []
+
+
 def options_of(panel: ReplayPanel, picked: Picked = NONE_PICKED) -> ReplayOptions:
     """The replay's options from the panel's values; the main request is billed at the
     log's model's prices while the log's switch gives the scenario that model, else at
     the picked main model's, and a summary model of its own at its picked prices (as
-    the CLI bills a log's model, docs/replay.md)."""
+    the CLI bills a log's model, docs/replay.md).
+
+    An input reads them three times (the job's ``due`` before and after its step, and
+    ``refreshed``) from the same values: the last ones are kept with what they were made
+    from, the values and the parsed timing by identity (each is a value made once, by
+    with_texts, when a field changes; the key holds them, so no other takes their id)."""
+    key = (panel.values, panel.timed, panel.source, panel.chosen, panel.log_model, *picked)
+    if _LAST_OPTIONS:
+        last_key, last = _LAST_OPTIONS[0]
+        if all(a is b for a, b in zip(last_key, key, strict=True)):
+            return last
+    options = _options_of(panel, picked)
+    _LAST_OPTIONS[:] = [(key, options)]
+    return options
+
+
+def _options_of(panel: ReplayPanel, picked: Picked) -> ReplayOptions:
     from budgetcore.replay.model import ReplayOptions  # noqa: PLC0415
 
     v = panel.values
@@ -708,18 +728,20 @@ def refreshed(
         source = last.source
     else:
         source = turns_of(panel)
-    run = ReplayRun(scenario, key, options, source)
-    if not source.error:
-        from budgetcore.replay.simulate import replay_known  # noqa: PLC0415
+    if source.error:
+        return dataclasses.replace(panel, run=ReplayRun(scenario, key, options, source))
+    from budgetcore.replay.simulate import replay_known  # noqa: PLC0415
 
-        known = None if last is None else last.known
-        try:
-            result, known = replay_known(scenario, source.turns, options, known)
-            run = dataclasses.replace(run, result=result, known=known)
-        except ScenarioError as exc:  # e.g. a clock over turns without times
-            run = dataclasses.replace(run, error=exc.problems)
-        else:
-            run = dataclasses.replace(run, what_if=_what_if(panel, scenario, run.result))
+    try:
+        result, known = replay_known(
+            scenario, source.turns, options, None if last is None else last.known
+        )
+    except ScenarioError as exc:  # e.g. a clock over turns without times
+        run = ReplayRun(scenario, key, options, source, error=exc.problems)
+    else:
+        # One run made with all it holds (a replaced one copies each field again).
+        what_if = _what_if(panel, scenario, result)
+        run = ReplayRun(scenario, key, options, source, result, what_if=what_if, known=known)
     return dataclasses.replace(panel, run=run)
 
 
