@@ -63,6 +63,15 @@ def main(argv: list[str] | None = None) -> int:
                 return 1
             page.wait_for_selector("#export-text:not(:empty)", state="attached")
             page.wait_for_timeout(500)  # the deferred panels' frame
+            if args.full:
+                # Chromium's capture beyond the screen keeps content-visibility: auto
+                # panels below it skipped (blank boxes at their height): draw them.
+                page.evaluate(
+                    """for (const e of document.querySelectorAll('*'))
+                         if (getComputedStyle(e).contentVisibility === 'auto')
+                           e.style.contentVisibility = 'visible';"""
+                )
+                page.wait_for_timeout(100)
             args.out.parent.mkdir(parents=True, exist_ok=True)
             page.screenshot(path=str(args.out), full_page=args.full)
             texts = page.evaluate(FIRST_SCREEN_JS)

@@ -11,6 +11,12 @@ under it summed by name (V8's lazy wasm compiles are ``wasm.CompileLazy``, a one
 module's compile ``wasm.SyncCompile``). Tracing inflates every figure a little; the
 untraced long tasks are scripts/bench's. ``--offline`` opens budgetcore.html from
 ``file://`` instead of the served index.html.
+
+``--first-frame`` prints instead what lay on the way to the numbers' first frame, from
+navigation start: each request the page sent before its first contentful paint (sent,
+response, finished), the main thread's parse, script, style, layout (with the boxes
+Chromium laid out), pre-paint and paint up to that paint, and the raster work on the
+other threads in between. ``--size WxH`` sets the window (default 1280x900).
 """
 
 from __future__ import annotations
@@ -47,10 +53,10 @@ new MutationObserver((_, obs) => {
 """
 
 
-def trace(url: str) -> list[dict[str, Any]]:
+def trace(url: str, width: int = 1280, height: int = 900) -> list[dict[str, Any]]:
     with (
         sync_playwright() as p,
-        fresh_profile(p, "trace-", {"width": 1280, "height": 900}) as context,
+        fresh_profile(p, "trace-", {"width": width, "height": height}) as context,
     ):
         page = context.new_page()
         page.add_init_script(READY_MARK)
@@ -184,6 +190,97 @@ def report(events: list[dict[str, Any]], over: float) -> list[str]:
     return lines
 
 
+#: The main thread's steps of a first frame, by the trace's names.
+STEPS = {
+    "ParseHTML": "parse",
+    "ParseAuthorStyleSheet": "parse CSS",
+    "EvaluateScript": "script",
+    "v8.compileModule": "script",
+    "v8.evaluateModule": "script",
+    "FunctionCall": "script",
+    "TimerFire": "script",
+    "FireAnimationFrame": "script",
+    "UpdateLayoutTree": "style",
+    "Layout": "layout",
+    "PrePaint": "pre-paint",
+    "Paint": "paint",
+    "Layerize": "layerize",
+    "Commit": "commit",
+}
+
+
+def first_frame(events: list[dict[str, Any]]) -> list[str]:
+    """The way to the first contentful paint, from navigation start, in trace order."""
+    pid = next(e["pid"] for e in events if e.get("name") == "firstContentfulPaint")
+    ours = [e for e in events if e.get("pid") == pid and "ts" in e]
+    main = [e for e in ours if e.get("tid") == pid]
+    paint = min(e["ts"] for e in main if e.get("name") == "firstContentfulPaint")
+    nav = max(e["ts"] for e in main if e.get("name") == "navigationStart" and e["ts"] < paint)
+
+    def ms(ts: float) -> float:
+        return (ts - nav) / 1000
+
+    lines = [f"first contentful paint {ms(paint):.0f} ms"]
+    sent: dict[str, tuple[float, str, str]] = {}
+    got: dict[str, dict[str, float]] = defaultdict(dict)
+    for e in ours:
+        data = e.get("args", {}).get("data", {})
+        rid = data.get("requestId")
+        if e.get("name") == "ResourceSendRequest" and e["ts"] < paint:
+            url = data.get("url", "").rsplit("/", 1)[-1][:40]
+            sent[rid] = (ms(e["ts"]), url, data.get("priority", ""))
+        elif e.get("name") == "ResourceReceiveResponse":
+            got[rid].setdefault("response", ms(e["ts"]))
+        elif e.get("name") == "ResourceFinish":
+            got[rid].setdefault("finished", ms(e["ts"]))
+    for rid, (at, url, priority) in sorted(sent.items(), key=lambda kv: kv[1][0]):
+        done = got.get(rid, {})
+        lines.append(
+            f"  request {url or '(document)'} [{priority}]: sent {at:.0f}, response "
+            + " finished ".join(
+                f"{done[k]:.0f}" if k in done else "-" for k in ("response", "finished")
+            )
+        )
+    totals: dict[str, float] = defaultdict(float)
+    boxes: list[int] = []
+    seen: list[tuple[int, int]] = []
+    for e in sorted(main, key=lambda e: e["ts"]):
+        step = STEPS.get(e.get("name", ""))
+        if step is None or e.get("ph") != "X" or e["ts"] >= paint:
+            continue
+        end = e["ts"] + e.get("dur", 0)
+        if any(s <= e["ts"] and end <= f for s, f in seen):
+            continue  # inside a step already counted (a layout inside a script)
+        seen.append((e["ts"], end))
+        totals[step] += e.get("dur", 0) / 1000
+        extra = ""
+        if step == "layout":
+            objects = e.get("args", {}).get("beginData", {}).get("totalObjects")
+            if objects is not None:
+                boxes.append(objects)
+                extra = f" ({objects} boxes)"
+        if e.get("dur", 0) >= 1000:
+            lines.append(f"  {step} at {ms(e['ts']):.0f}, {e['dur'] / 1000:.1f} ms{extra}")
+    last_paint = max(
+        (e["ts"] for e in main if e.get("name") == "Paint" and e["ts"] < paint), default=nav
+    )
+    raster = sum(
+        e.get("dur", 0)
+        for e in ours
+        if e.get("tid") != pid
+        and e.get("ph") == "X"
+        and e.get("name") == "RasterTask"
+        and last_paint <= e["ts"] < paint
+    )
+    lines.append(
+        "  main thread before it: "
+        + ", ".join(f"{k} {v:.1f} ms" for k, v in totals.items())
+        + f"; boxes laid out {sum(boxes)} in {len(boxes)} layouts"
+        + f"; raster after the last paint {raster / 1000:.1f} ms"
+    )
+    return lines
+
+
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--loads", type=int, default=3)
@@ -191,6 +288,8 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--offline", action="store_true", help="budgetcore.html from file://")
     parser.add_argument("--over", type=float, default=100.0, help="tasks of this many ms or more")
     parser.add_argument("--save", type=Path, help="keep each trace here (load N: N.json)")
+    parser.add_argument("--first-frame", action="store_true", help="the way to the first paint")
+    parser.add_argument("--size", default="1280x900", help="the window, WxH")
     args = parser.parse_args(argv)
     site = args.dir.resolve()
     server = None
@@ -200,11 +299,13 @@ def main(argv: list[str] | None = None) -> int:
         server, url = start_in_thread(root=site)
     try:
         for n in range(args.loads):
-            events = trace(url)
+            width, height = (int(n) for n in args.size.split("x"))
+            events = trace(url, width, height)
             if args.save:
                 args.save.mkdir(parents=True, exist_ok=True)
                 (args.save / f"{n}.json").write_text(json.dumps(events))
-            print(f"load {n + 1}:", *report(events, args.over), sep="\n", flush=True)
+            lines = first_frame(events) if args.first_frame else report(events, args.over)
+            print(f"load {n + 1}:", *lines, sep="\n", flush=True)
     finally:
         if server is not None:
             server.shutdown()

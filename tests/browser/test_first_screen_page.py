@@ -140,3 +140,39 @@ def test_the_file_boxes_speak_the_pages_language_and_open_by_key_and_click(
             f"document.getElementById('replay-file-status').textContent === {want!r}"
         )
         page.assert_no_internal_error()
+
+
+_FIRST_DRAWN = """window.__skipped = [];
+document.addEventListener('contentvisibilityautostatechange',
+  e => window.__skipped.push([e.target.id, e.skipped]), true);"""
+
+# Each panel's height while it stands in (before any scroll), then once drawn.
+_DRAWN_HEIGHTS = """async (ids) => {
+  const height = (id) => document.getElementById(id).getBoundingClientRect().height;
+  const before = ids.map(height);
+  for (const id of ids) {
+    document.getElementById(id).scrollIntoView({ block: 'center' });
+    for (let i = 0; i < 3; i++) await new Promise(done => requestAnimationFrame(done));
+  }
+  return ids.map((id, i) => [id, before[i], height(id)]);
+}"""
+
+
+@pytest.mark.parametrize("lang", ["en", "zh"])
+@pytest.mark.parametrize(("width", "height"), [(1280, 900), (390, 844)])
+def test_the_open_panels_below_both_columns_wait_for_a_scroll_at_about_their_height(
+    browser: Any, base_url: str, width: int, height: int, lang: str
+) -> None:
+    """The numbers' first frame does not lay out Experiments, Samples and Export (about
+    200 boxes, screens below the first); each stands in at about its own height, so
+    the page hardly moves when a scroll first draws it (docs/performance.md, "The first
+    frame's boxes")."""
+    for page in _page_at(browser, base_url, width, height):
+        page.page.add_init_script(_FIRST_DRAWN)
+        page.open("#lang=zh" if lang == "zh" else "")
+        panels = ["experiments", "samples", "config"]
+        first = dict(reversed(page.page.evaluate("window.__skipped")))
+        assert {p: first.get(p) for p in panels} == dict.fromkeys(panels, True)
+        for panel, before, drawn in page.page.evaluate(_DRAWN_HEIGHTS, panels):
+            assert abs(drawn - before) <= 32, (panel, before, drawn)
+        page.assert_no_internal_error()

@@ -47,6 +47,24 @@ def test_a_cell_sets_k_and_s_in_the_fields_and_the_link(page: Page) -> None:
     assert not page.errors
 
 
+def _tap_where_it_rests(p: Any, target: Any) -> None:
+    """Tap ``target`` as a finger does: on screen, where it is once the page has drawn.
+
+    Scrolling can change the layout in the frames after it (a panel with
+    content-visibility: auto brought near the screen takes its real height), so a tap
+    aimed right after the scroll may land where the target no longer is. Scroll first,
+    let the frames that follow settle the target's box, then tap it there."""
+    target.scroll_into_view_if_needed()
+    box = None
+    for _ in range(20):
+        p.evaluate("new Promise(done => requestAnimationFrame(() => requestAnimationFrame(done)))")
+        now = target.bounding_box()
+        if now is not None and now == box:
+            break
+        box = now
+    target.tap()
+
+
 def test_a_tap_on_a_cell_shows_the_point_and_its_own_button_sets_it(
     browser: Any, base_url: str
 ) -> None:
@@ -58,14 +76,17 @@ def test_a_tap_on_a_cell_shows_the_point_and_its_own_button_sets_it(
     try:
         page = Page(context.new_page(), base_url).open()
         p = page.page
-        p.click("#tune summary")
+        # A finger opens the panel too: a mouse click would leave a mouse pointer over
+        # the page, and when the layout moves a cell under it, its hover shows that
+        # cell's point instead of the tapped one (a phone has no such pointer).
+        _tap_where_it_rests(p, p.locator("#tune summary"))
         p.wait_for_selector(
             "[data-tune-map=cost] [data-tune-cell]", state="attached", timeout=60_000
         )
         p.wait_for_selector("#tune-progress[hidden]", state="attached", timeout=60_000)
         before = p.evaluate("location.hash")
         cell = p.locator("[data-tune-map=cost] [data-tune-cell='37']")
-        cell.tap()
+        _tap_where_it_rests(p, cell)
         use = p.locator("#tune-point-use [data-action=tune-use]")
         use.wait_for(state="attached")
         k, s = cell.get_attribute("data-k"), cell.get_attribute("data-s")
@@ -74,7 +95,7 @@ def test_a_tap_on_a_cell_shows_the_point_and_its_own_button_sets_it(
         box = use.bounding_box()
         assert box is not None
         assert box["height"] >= 40
-        use.tap()
+        _tap_where_it_rests(p, use)
         p.wait_for_function(
             f"location.hash.includes('config.trigger_tokens={k}')"
             f" && location.hash.includes('config.summary_max_tokens={s}')"
