@@ -67,17 +67,22 @@ class ModelUsage:
         return _partly_priced(self)
 
     def logged_cost_text(self, cost: str, lang: str) -> str:
-        """The sentence of the log's own cost (``cost``: it as the caller formats money),
-        the page's and the CLI table's: of the requests that wrote one, of those and the
-        summed-usage messages, or of totals that count no request (Copilot CLI's
-        shutdowns)."""
-        from budgetcore.messages import count, t  # noqa: PLC0415 - the one catalogue
+        """The sentence of the log's own cost (:func:`_logged_cost_text`)."""
+        return _logged_cost_text(self, cost, lang)
 
-        if self.requests is None:
-            return t("replay.logs.logged-cost-totals", lang, cost=cost)
-        key = "replay.logs.logged-cost-summed" if self.summed else "replay.logs.logged-cost"
-        requests = count("count.request", self.logged_requests, lang)
-        return t(key, lang, cost=cost, requests=requests)
+
+def _logged_cost_text(m: ModelUsage | MeasuredUsage, cost: str, lang: str) -> str:
+    """The sentence of the log's own cost (``cost``: it as the caller formats money),
+    the page's and the CLI table's: of the requests that wrote one, of those and the
+    summed-usage messages, or of totals that count no request (Copilot CLI's
+    shutdowns)."""
+    from budgetcore.messages import count, t  # noqa: PLC0415 - the one catalogue
+
+    if m.requests is None:
+        return t("replay.logs.logged-cost-totals", lang, cost=cost)
+    key = "replay.logs.logged-cost-summed" if m.summed else "replay.logs.logged-cost"
+    requests = count("count.request", m.logged_requests, lang)
+    return t(key, lang, cost=cost, requests=requests)
 
 
 def _partly_priced(m: ModelUsage | MeasuredUsage) -> bool:
@@ -115,17 +120,8 @@ class MeasuredUsage:
         return _partly_priced(self)
 
     def logged_cost_text(self, cost: str, lang: str) -> str:
-        """The sentence of the log's own cost (``cost``: it as the caller formats money),
-        the page's and the CLI table's: of the requests that wrote one, of those and the
-        summed-usage messages, or of totals that count no request (Copilot CLI's
-        shutdowns)."""
-        from budgetcore.messages import count, t  # noqa: PLC0415 - the one catalogue
-
-        if self.requests is None:
-            return t("replay.logs.logged-cost-totals", lang, cost=cost)
-        key = "replay.logs.logged-cost-summed" if self.summed else "replay.logs.logged-cost"
-        requests = count("count.request", self.logged_requests, lang)
-        return t(key, lang, cost=cost, requests=requests)
+        """The sentence of the log's own cost (:func:`_logged_cost_text`)."""
+        return _logged_cost_text(self, cost, lang)
 
     def as_dict(self) -> dict[str, object]:
         def money(value: Decimal | None) -> str | None:
