@@ -22,7 +22,7 @@ from pathlib import Path
 import pytest
 
 from budgetcore.messages import t
-from budgetcore.replay.asrun import ratio_text
+from budgetcore.replay.asrun import AsRun, ratio_text
 from budgetcore.scenario.warnings import review_warnings
 from budgetcore.ui.events import (
     JobStep,
@@ -51,6 +51,23 @@ def _tuned(fixture: str, lang: str = "en") -> PageState:
     state = reduce(reduce(state, ReplayToggled(True)), ReplaySourceChosen("log"))
     state = reduce(state, ReplayLogsLoaded(folder_files(LOGS / fixture)))
     return tune_done(reduce(state, TuneToggled(True)))
+
+
+def _tuned_folder(
+    tmp_path: Path, lang: str, *fixtures: tuple[str, str]
+) -> tuple[PageState, list[tuple[str, AsRun]]]:
+    """Tune over one folder of the agents' fixture folders (agent, folder), imported on
+    the page in ``lang``: the state, and each session's name beside its backtest."""
+    for agent, folder in fixtures:
+        shutil.copytree(LOGS / agent / folder, tmp_path / agent)
+    state = reduce(initial_state(), LanguageChosen(lang))
+    state = reduce(reduce(state, ReplayToggled(True)), ReplaySourceChosen("log"))
+    state = reduce(state, ReplayLogsLoaded(folder_files(tmp_path)))
+    state = tune_done(reduce(state, TuneToggled(True)))
+    job = state.tune.job
+    assert job is not None
+    sessions = zip(job.inputs.sessions, job.inputs.baselines, strict=True)
+    return state, [(name, b.as_run) for (name, _), b in sessions]
 
 
 def _cli_tune(fixture: str) -> dict[str, object]:
@@ -467,18 +484,7 @@ def test_several_sessions_off_by_more_than_5_percent_each_give_their_own_error(
 ) -> None:
     """A Qwen Code and a pi session in one folder, both off by more than 5 %: each is
     named beside its own error, and the note says "these backtests"."""
-    shutil.copytree(LOGS / "qwen" / "plain", tmp_path / "qwen")
-    shutil.copytree(LOGS / "pi" / "branch", tmp_path / "pi")
-    state = reduce(initial_state(), LanguageChosen(lang))
-    state = reduce(reduce(state, ReplayToggled(True)), ReplaySourceChosen("log"))
-    state = reduce(state, ReplayLogsLoaded(folder_files(tmp_path)))
-    state = tune_done(reduce(state, TuneToggled(True)))
-    job = state.tune.job
-    assert job is not None
-    runs = [
-        (name, b.as_run)
-        for (name, _), b in zip(job.inputs.sessions, job.inputs.baselines, strict=True)
-    ]
+    state, runs = _tuned_folder(tmp_path, lang, ("qwen", "plain"), ("pi", "branch"))
     assert [r.trusted for _, r in runs] == [False, False]
     choice = html.unescape(render_tune(state).html["tune-choice"])
     note = choice[choice.index("data-backtest-off") :]
@@ -554,17 +560,7 @@ def test_each_session_that_is_no_baseline_is_named_beside_its_own_reason(
     as if the Gemini session named none."""
     from budgetcore.ui.replay.backtest import caveat_text  # noqa: PLC0415
 
-    shutil.copytree(LOGS / "cline" / "v3", tmp_path / "cline")
-    shutil.copytree(LOGS / "gemini" / "jsonl", tmp_path / "gemini")
-    state = reduce(initial_state(), LanguageChosen(lang))
-    state = reduce(reduce(state, ReplayToggled(True)), ReplaySourceChosen("log"))
-    state = reduce(state, ReplayLogsLoaded(folder_files(tmp_path)))
-    state = tune_done(reduce(state, TuneToggled(True)))
-    job = state.tune.job
-    assert job is not None
-    runs = [
-        (n, b.as_run) for (n, _), b in zip(job.inputs.sessions, job.inputs.baselines, strict=True)
-    ]
+    state, runs = _tuned_folder(tmp_path, lang, ("cline", "v3"), ("gemini", "jsonl"))
     reasons = {name: caveat_text(run, lang) for name, run in runs}
     assert len(set(reasons.values())) == 2
     choice = html.unescape(render_tune(state).html["tune-choice"])
