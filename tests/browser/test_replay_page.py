@@ -72,12 +72,6 @@ def test_generated_session_matches_the_cli_and_a_log_compaction_is_marked(
     for path, text in (("turns", "120"), ("seed", "7"), ("summary_ratio", "0.4")):
         p.fill(f"[data-replay-input='replay.{path}']", text)
     p.set_checked("[data-replay-input='replay.cache']", True)
-    p.wait_for_selector("[data-replay-summary=turns][data-value='120']", state="attached")
-    page.assert_no_internal_error()
-    cells = p.evaluate(
-        """() => Object.fromEntries([...document.querySelectorAll('[data-replay-summary]')]
-             .map(e => [e.dataset.replaySummary, e.dataset.value]))"""
-    )
     spec = {
         "turns": 120,
         "seed": 7,
@@ -85,6 +79,18 @@ def test_generated_session_matches_the_cli_and_a_log_compaction_is_marked(
         "burst": {"rate": "0.05", "tokens": 40000},
     }
     summary = _cli_summary(tmp_path, "--generate", json.dumps(spec))
+    # The replay after the cache's box, not one before it: the turns' 120 alone showed
+    # while the box's change still waited behind the replay's job (a fresh clone's CI
+    # read the cache as 0). A page that kept the cache off times out here.
+    cached = _text(summary["main_cached_tokens"])
+    p.wait_for_selector(
+        f"[data-replay-summary=main_cached_tokens][data-value='{cached}']", state="attached"
+    )
+    page.assert_no_internal_error()
+    cells = p.evaluate(
+        """() => Object.fromEntries([...document.querySelectorAll('[data-replay-summary]')]
+             .map(e => [e.dataset.replaySummary, e.dataset.value]))"""
+    )
     assert cells == {k: _text(v) for k, v in summary.items()}
     # Scrubbing with the keyboard shows that turn's row and funnel.
     scrub = p.locator("#replay-scrub")
