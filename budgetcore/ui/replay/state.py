@@ -614,8 +614,10 @@ def options_of(panel: ReplayPanel, picked: Picked = NONE_PICKED) -> ReplayOption
     An input reads them three times (the job's ``due`` before and after its step, and
     ``refreshed``) from the same values: the last ones are kept with what they were made
     from, the values and the parsed timing by identity (each is a value made once, by
-    with_texts, when a field changes; the key holds them, so no other takes their id)."""
-    key = (panel.values, panel.timed, panel.source, panel.chosen, panel.log_model, *picked)
+    with_texts, when a field changes; the key holds them, so no other takes their id).
+    The log is in the key too: its model's prices are the main request's."""
+    values, timed, log = panel.values, panel.timed, panel.log
+    key = (values, timed, panel.source, log, panel.chosen, panel.log_model, *picked)
     if _LAST_OPTIONS:
         last_key, last = _LAST_OPTIONS[0]
         if all(a is b for a, b in zip(last_key, key, strict=True)):
