@@ -201,10 +201,8 @@ def test_curves_have_token_ticks_from_zero_and_no_minor_ticks(
     assert any("936,345 at this scenario" in x for x in titles)
 
 
-def test_a_label_crossed_by_a_line_moves_past_it() -> None:
-    """K inside the row labels' span: the rows' labels move right of K's line, or the
-    line is broken around them; either way the checks above hold."""
-    scenario = parse_scenario({"config": {"trigger_tokens": 2_000}})
+def _branch_facts(scenario: Scenario) -> Facts:
+    """The report's branch chart of ``scenario``, as drawn (not saved)."""
     caught: dict[str, Facts] = {}
 
     def catch(fig: Any, stem: Path, **kw: Any) -> list[str]:
@@ -217,7 +215,13 @@ def test_a_label_crossed_by_a_line_moves_past_it() -> None:
         report._draw_bars(plan(scenario), "branch", Path("branch"))
     finally:
         mp.undo()
-    f = caught["branch"]
+    return caught["branch"]
+
+
+def test_a_label_crossed_by_a_line_moves_past_it() -> None:
+    """K inside the row labels' span: the rows' labels move right of K's line, or the
+    line is broken around them; either way the checks above hold."""
+    f = _branch_facts(parse_scenario({"config": {"trigger_tokens": 2_000}}))
     assert any(text == "K 2,000" for text, _ in f.texts)
     for text, box in f.texts:
         for line in f.lines:
@@ -232,19 +236,7 @@ def test_a_row_label_moves_past_a_line_only_over_its_own_bar() -> None:
         "main_model": {"input_tokens": 200_000, "output_tokens": 64_000},
         "config": {"trigger_tokens": 1_000_000, "summary_max_tokens": 1_000_000},
     }
-    caught: dict[str, Facts] = {}
-
-    def catch(fig: Any, stem: Path, **kw: Any) -> list[str]:
-        caught[stem.name] = facts_of(fig)
-        return []
-
-    mp = pytest.MonkeyPatch()
-    mp.setattr(report, "_save", catch)
-    try:
-        report._draw_bars(plan(parse_scenario(doc)), "branch", Path("branch"))
-    finally:
-        mp.undo()
-    f = caught["branch"]
+    f = _branch_facts(parse_scenario(doc))
     left = min(b.x0 for b in f.bars)
     rows = [(text, box) for text, box in f.texts if text.startswith(("F ", "A ", "raw", "full"))]
     assert len(rows) == 5, [text for text, _ in f.texts]
