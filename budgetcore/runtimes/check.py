@@ -492,9 +492,15 @@ def _cline(r: _Reader, text: str, model: str | None) -> None:
     _walk(r, doc, {"useAutoCondense": lambda k, v: r.flag(k, k, v)})
 
 
-def _goose(r: _Reader, text: str, model: str | None) -> None:
+def _env_like(text: str) -> bool:
+    """Whether a Goose file is shell-style KEY=value lines (else YAML): every line that
+    is not blank or a comment has an ``=`` before any ``:``."""
     lines = [x.strip() for x in text.split("\n") if x.strip() and not x.strip().startswith("#")]
-    env_like = bool(lines) and all("=" in x and ":" not in x.split("=", 1)[0] for x in lines)
+    return bool(lines) and all("=" in x and ":" not in x.split("=", 1)[0] for x in lines)
+
+
+def _goose(r: _Reader, text: str, model: str | None) -> None:
+    env_like = _env_like(text)
     values: Mapping[str, object]
     if text.lstrip().startswith("{"):
         # JSON is YAML (a flow mapping): Goose would read its top-level keys.
@@ -713,9 +719,7 @@ def _claude_doc(text: str) -> object:
 def _goose_doc(text: str) -> object:
     if text.lstrip().startswith("{"):
         return _json(text)
-    lines = [x.strip() for x in text.split("\n") if x.strip() and not x.strip().startswith("#")]
-    env_like = bool(lines) and all("=" in x and ":" not in x.split("=", 1)[0] for x in lines)
-    return read_env(text, "config") if env_like else read_yaml_flat(text, "config")
+    return read_env(text, "config") if _env_like(text) else read_yaml_flat(text, "config")
 
 
 def _anthropic_doc(text: str) -> object:
