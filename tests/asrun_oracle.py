@@ -114,7 +114,8 @@ def oracle_cleared(series: LogSeries, reqs: Sequence[LogRequest]) -> set[int]:
 def oracle_resumed(series: LogSeries, reqs: Sequence[LogRequest]) -> set[int]:
     """Step 3's fourth case: the positions, in the order sent, of the requests sent right
     after a new Claude Code process resumed the session (``series.resumed``, places on
-    the branch; its ``SessionStart:resume`` hook line), each of them."""
+    the branch; its ``SessionStart:resume`` hook line, or an ``/exit``: the process ends
+    there, so a later request comes from a new one), each of them."""
     firsts = [series.requests[j] for j in series.resumed if j < len(series.requests)]
     return {i for i, r in enumerate(reqs) if any(r is f for f in firsts)}
 

@@ -681,6 +681,15 @@ RESUME_LOG = (
     / "dddddddd-dddd-4ddd-8ddd-000000002711.jsonl"
 )
 
+EXIT_LOG = (
+    LOG_FIXTURES
+    / "claude"
+    / "40-asrun-exit"
+    / "projects"
+    / "-home-user-proj"
+    / "dddddddd-dddd-4ddd-8ddd-000000002714.jsonl"
+)
+
 IDLE_LOG = (
     LOG_FIXTURES
     / "claude"
@@ -1000,6 +1009,22 @@ class TestCli:
         assert log.main.cleared == ()
         assert log.main.compactions == ()
         _restarts_at_the_third_request(log, RESUME_LOG, third_read=12_000)
+
+    def test_a_request_after_exit_comes_from_a_new_process_and_restarts_the_cache(
+        self,
+    ) -> None:
+        # tests/fixtures/logs/asrun/make.py, claude/40-asrun-exit (docs/replay.md, "As
+        # run", step 3): /exit ends the Claude Code process, so request 3 (0-based 2),
+        # sent 60 seconds after request 2 with no SessionStart:resume line (no hook is
+        # configured), came from a new process that continued the session: it reads
+        # only the stable prefix 12,000, as the 5 such public requests on the held-out
+        # set read only their system prefix, not request 2's whole 16,006.
+        with EXIT_LOG.open("rb") as f:
+            log = read_session([(EXIT_LOG.name, f)], None)
+        assert log.main.resumed == (2,)
+        assert log.main.notified == log.main.cleared == ()
+        assert log.main.compactions == ()
+        _restarts_at_the_third_request(log, EXIT_LOG, third_read=12_000)
 
     def test_a_gap_past_the_lifetime_starts_cold(self) -> None:
         # tests/fixtures/logs/asrun/make.py, claude/38-asrun-idle (spec §17: "a gap

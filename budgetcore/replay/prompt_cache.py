@@ -686,7 +686,8 @@ def cleared_in_order(series: LogSeries, reqs: Sequence[LogRequest]) -> frozenset
 def resumed_in_order(series: LogSeries, reqs: Sequence[LogRequest]) -> frozenset[int]:
     """The indices in ``reqs`` (as :func:`notified_in_order`'s) of the requests sent right
     after a new Claude Code process resumed the session (:attr:`LogSeries.resumed`, its
-    ``SessionStart:resume`` hook line): each reads min(P, its context), as after a
+    ``SessionStart:resume`` hook line, or the ``/exit`` that ended the process before
+    it): each reads min(P, its context), as after a
     compaction (docs/replay.md, "As run", step 3). Observed and reported, not
     documented: Claude Code injects system-reminder blocks into the first user message
     that the session file does not keep, and "On resume, the persisted messages are
@@ -697,7 +698,9 @@ def resumed_in_order(series: LogSeries, reqs: Sequence[LogRequest]) -> frozenset
     process). Of the 18 public Claude Code 2.1.12-2.1.39 requests sent right after
     one inside the lifetime (entireio/cli, branch entire/checkpoints/v1 @394f81fa,
     none in the repository), 17 read the system prefix alone (15,764 to 32,244
-    tokens) and one nothing, where the model read the whole context before."""
+    tokens) and one nothing, where the model read the whole context before; so did the
+    5 Claude Code 2.0.76-2.1.7 ones sent 58 to 219 seconds after an ``/exit`` with no
+    hook line (31,260 to 31,359 tokens)."""
     return _placed_in_order(series, series.resumed, reqs)
 
 

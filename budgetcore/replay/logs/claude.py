@@ -78,6 +78,12 @@ MICROCOMPACT = "microcompact_boundary"
 #: SessionStart hook configured writes it; the as-run model restarts the cache after it
 #: (docs/replay.md, "As run", step 3).
 RESUME = "SessionStart:resume"
+#: The user line Claude Code writes when the user types ``/exit``: the process ends
+#: there, so a request after it in the same session was sent by a new process that
+#: resumed it (``--resume``, ``--continue``), with or without a RESUME line (a session
+#: with no SessionStart hook configured writes none). The as-run model restarts the
+#: cache after it as after RESUME (docs/replay.md, "As run", step 3).
+EXIT = "<command-name>/exit</command-name>"
 #: The longest version string kept ("2.1.39" is 6): longer text is not a version.
 MAX_VERSION = 40
 _CONVERSATION = frozenset({"user", "assistant"})
@@ -117,7 +123,9 @@ class _Entry:
         self.message = False  # a user message (assistant lines count per response)
         self.notice = False  # a background task's notification (a user message)
         self.cleared = False  # Claude Code cleared old tool results here (MICROCOMPACT)
-        self.resumed = False  # a new Claude Code process resumed the session here (RESUME)
+        # a new Claude Code process resumed the session here (RESUME), or the process
+        # ended (EXIT) and any later request comes from a new one
+        self.resumed = False
         self.prompt = False  # a user message with a block that is not a tool result
         self.tool = 0  # characters of tool_result content
         self.compaction: tuple[str | None, int | None] | None = None
@@ -342,6 +350,7 @@ class _Reader:
                     self.note_version(obj.get("version"), user=True)
                 content = message.get("content") if isinstance(message, dict) else None
                 e.notice = isinstance(content, str) and content.startswith(NOTICE)
+                e.resumed = isinstance(content, str) and content.startswith(EXIT)
                 e.prompt = is_prompt(message)
             elif kind == "system" and obj.get("subtype") == "compact_boundary":
                 problem = self.boundary(e, obj)
@@ -424,6 +433,7 @@ class _Reader:
                     self.note_version(line.version, user=True)
                 content = None if message is None else message.content
                 e.notice = isinstance(content, str) and content.startswith(NOTICE)
+                e.resumed = isinstance(content, str) and content.startswith(EXIT)
                 e.prompt = compiled_is_prompt(message)
             elif kind == "system":
                 e.cleared = sub == MICROCOMPACT

@@ -160,7 +160,8 @@ class LogSeries:
     cleared: tuple[int, ...] = ()
     # docs/replay.md, "As run", step 3: indices into ``requests`` of those sent right
     # after a new Claude Code process resumed the session (its ``SessionStart:resume``
-    # hook line), in order. Other readers leave it empty.
+    # hook line, or the ``/exit`` that ended the process before), in order. Other
+    # readers leave it empty.
     resumed: tuple[int, ...] = ()
 
     def growth(self) -> list[int]:
