@@ -69,3 +69,18 @@ def test_names_shorten_to_fit_a_narrow_plot() -> None:
     (narrow,) = label_lines(lines, 320, HEIGHT, "en")
     assert narrow.box.x0 >= 0
     assert "more" in narrow.text or narrow.text.startswith("6 systems")
+
+
+def test_a_label_shortens_to_keep_off_the_datas_marks() -> None:
+    """Drawn on the timeline (a trial wiring, Sonnet at 1440 px), the run's label named
+    nine systems across the plot and crossed the full-input line: given the data's marks,
+    it says fewer names where more would sit on them."""
+    from budgetcore.charts.geometry import Box  # noqa: PLC0415
+
+    lines = [(f"p{i}", f"System number {i}", 160_000 + i, 40 + i) for i in range(6)]
+    (free,) = label_lines(lines, 1000, HEIGHT, "en")
+    mark = Box(free.box.x0, free.box.y0, free.box.x0 + 40, free.box.y1)  # its left end
+    (kept,) = label_lines(lines, 1000, HEIGHT, "en", avoid=[mark])
+    assert kept.keys == free.keys
+    assert not kept.box.overlaps(mark, 3)
+    assert len(kept.text) < len(free.text)

@@ -71,7 +71,9 @@ def _texts(group: Sequence[_Line], lang: str) -> list[str]:
     return out
 
 
-def _place(group: Sequence[_Line], width: int, height: int, lang: str) -> LineLabel:
+def _place(
+    group: Sequence[_Line], width: int, height: int, lang: str, avoid: Sequence[Box]
+) -> LineLabel:
     top, bottom = group[0].y, group[-1].y
     above = top - _GAP - (FONT_PX + 3) // 4  # the box's descent clears the line too
     # Above the topmost line; below the lowest where the plot's top would cut it.
@@ -82,9 +84,11 @@ def _place(group: Sequence[_Line], width: int, height: int, lang: str) -> LineLa
     )
     right = width - _CLEAR
     texts = _texts(group, lang)
+    # The longest text that fits the plot and sits on none of the data's marks; where
+    # none does, the shortest.
     for text in texts:
         box = text_box(right, baseline, text, "end")
-        if box.x0 >= _CLEAR:
+        if box.x0 >= _CLEAR and not any(box.overlaps(m, _CLEAR) for m in avoid):
             break
     return LineLabel(tuple(x.key for x in group), text, right, baseline, box)
 
@@ -105,12 +109,17 @@ def _conflict(labels: Sequence[LineLabel], groups: Sequence[Sequence[_Line]]) ->
 
 
 def label_lines(
-    lines: Sequence[tuple[str, str, int, int]], width: int, height: int, lang: str
+    lines: Sequence[tuple[str, str, int, int]],
+    width: int,
+    height: int,
+    lang: str,
+    avoid: Sequence[Box] = (),
 ) -> tuple[LineLabel, ...]:
     """One label per line, or per run of lines too close to label apart: ``lines`` as
     (key, name, tokens, y in whole pixels from the plot's top), the plot ``width`` and
-    ``height`` px. Adjacent groups merge until nothing touches (at worst one label
-    names them all).
+    ``height`` px; ``avoid``: the boxes of the data's marks, which a label's text
+    shortens to keep clear of where it can. Adjacent groups merge until nothing touches
+    (at worst one label names them all).
 
     >>> [(x.keys, x.text) for x in label_lines(
     ...     [("a", "Goose", 160_000, 40), ("b", "Cline", 162_000, 38), ("c", "Codex", 90_000, 110)],
@@ -120,7 +129,7 @@ def label_lines(
     ordered = sorted((_Line(*x) for x in lines), key=lambda x: (x.y, x.key))
     groups: list[list[_Line]] = [[x] for x in ordered]
     while True:
-        labels = [_place(g, width, height, lang) for g in groups]
+        labels = [_place(g, width, height, lang, avoid) for g in groups]
         i = _conflict(labels, groups)
         if i is None or len(groups) == 1:
             return tuple(labels)
