@@ -84,3 +84,28 @@ def test_a_label_shortens_to_keep_off_the_datas_marks() -> None:
     assert kept.keys == free.keys
     assert not kept.box.overlaps(mark, 3)
     assert len(kept.text) < len(free.text)
+
+
+def test_a_label_keeps_off_every_mark_by_sliding_then_going_below_or_joining() -> None:
+    """Wired into the timeline, the shortest text at the right end still crossed a busy
+    series, and M across the band left the topmost lines with no clear place: a label
+    now slides left along its lines, else goes below them, else its lines join a
+    neighbour's label; it never touches a mark."""
+    from budgetcore.charts.geometry import Box  # noqa: PLC0415
+
+    line = [("a", "Codex", 180_000, 60)]
+    right_end = Box(560, 40, 600, 60)  # a series' spike at the right end, above the line
+    (slid,) = label_lines(line, 600, HEIGHT, "en", avoid=[right_end])
+    assert slid.text == "Codex 180,000"
+    assert slid.box.y1 < 60
+    assert not slid.box.overlaps(right_end, 3)
+    band = Box(0, 40, 600, 45)  # a horizontal line (M) right above it, across the plot
+    (under,) = label_lines(line, 600, HEIGHT, "en", avoid=[band])
+    assert under.box.y0 > 60
+    assert not under.box.overlaps(band, 3)
+    # two lines at the plot's top, M between them and the next: they share a label
+    lines = [("a", "pi", 183_617, 7), ("b", "Codex", 180_000, 11), ("c", "Cline", 162_000, 29)]
+    m = Box(0, 18, 600, 18)
+    labels = label_lines(lines, 600, HEIGHT, "en", avoid=[m])
+    assert sorted(k for x in labels for k in x.keys) == ["a", "b", "c"]
+    assert all(not x.box.overlaps(m, 3) for x in labels)

@@ -6,9 +6,11 @@ Each line is labelled at its right end, just above it. Where lines sit closer th
 label needs, they share one label above the topmost, naming them and their range
 ("Goose; Cline 160,000–162,000"), shortened to the names that fit ("Goose and 3
 more ...", then "4 systems ..."); the legend still names every line. No label
-overlaps another, nor crosses a line it does not name, and every label lies inside the
-plot's width. Pure geometry in whole pixels (``budgetcore.charts.geometry``): the
-renderer only draws the texts.
+overlaps another, nor crosses a line it does not name, nor touches a mark of the data
+given to it (the timeline's full input, K, M, a log's context): it shortens, slides
+left along its lines or goes below them, and where no place is clear it is not drawn.
+Every label lies inside the plot's width. Pure geometry in whole pixels
+(``budgetcore.charts.geometry``): the renderer only draws the texts.
 """
 
 from __future__ import annotations
@@ -16,7 +18,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 from dataclasses import dataclass
 
-from budgetcore.charts.geometry import FONT_PX, Box, text_box
+from budgetcore.charts.geometry import FONT_PX, Box, clear_runs, text_box
 from budgetcore.messages import t
 from budgetcore.units import format_int
 
@@ -68,41 +70,88 @@ def _texts(group: Sequence[_Line], lang: str) -> list[str]:
             )
         )
     out.append(t("chart.line-label.count", lang, n=len(names), low=low, high=high))
+    # Last, the count alone: on a phone, a busy series leaves little clear room (the
+    # legend and each line's tooltip give the values).
+    out.append(t("chart.line-label.n", lang, n=len(names)))
     return out
+
+
+def _free_right(
+    texts: Sequence[str], baseline: int, width: int, avoid: Sequence[Box]
+) -> tuple[str, int, Box] | None:
+    """The text and right end nearest the plot's right edge at ``baseline`` that sits on
+    none of ``avoid``: first the longest text that fits at the right end, then the
+    rightmost place of the longest text that fits anywhere; None where nothing does."""
+    probe = text_box(0, baseline, "", "end")
+    y0, y1 = probe.y0 - _CLEAR, probe.y1 + _CLEAR
+    # Where a text of this row may not reach: every mark's x span, grown by the margin.
+    cuts = [(b.x0 - _CLEAR, b.x1 + _CLEAR) for b in avoid if b.y0 < y1 and y0 < b.y1]
+    runs = clear_runs(_CLEAR, width - _CLEAR, cuts)
+    if not runs:
+        return None
+    if runs[-1][1] == width - _CLEAR:  # the right end is clear: shorten the text there
+        low = runs[-1][0]
+        for text in texts:
+            box = text_box(width - _CLEAR, baseline, text, "end")
+            if box.x0 >= low:
+                return text, width - _CLEAR, box
+    for text in texts:  # else slide left: the rightmost clear run it fits in
+        for low, high in reversed(runs):
+            box = text_box(high, baseline, text, "end")
+            if box.x0 >= low:
+                return text, high, box
+    return None
 
 
 def _place(
     group: Sequence[_Line], width: int, height: int, lang: str, avoid: Sequence[Box]
-) -> LineLabel:
+) -> LineLabel | None:
     top, bottom = group[0].y, group[-1].y
-    above = top - _GAP - (FONT_PX + 3) // 4  # the box's descent clears the line too
-    # Above the topmost line; below the lowest where the plot's top would cut it.
-    baseline = (
-        above
-        if above - FONT_PX >= 0 or bottom + _GAP + FONT_PX > height
-        else (bottom + _GAP + FONT_PX)
-    )
-    right = width - _CLEAR
+    descent = (FONT_PX + 3) // 4
+    above = top - _GAP - descent  # the box's descent clears the line too
+    below = bottom + _GAP + FONT_PX
+    fits_above, fits_below = above - FONT_PX >= 0, below + descent <= height
+    # Above the topmost line; below the lowest where the plot's top would cut it, or
+    # where the data's marks leave no room above.
+    rows = [above] if fits_above or not fits_below else [below]
+    if fits_above and fits_below:
+        rows.append(below)
     texts = _texts(group, lang)
-    # The longest text that fits the plot and sits on none of the data's marks; where
-    # none does, the shortest.
-    for text in texts:
-        box = text_box(right, baseline, text, "end")
-        if box.x0 >= _CLEAR and not any(box.overlaps(m, _CLEAR) for m in avoid):
-            break
-    return LineLabel(tuple(x.key for x in group), text, right, baseline, box)
+    keys = tuple(x.key for x in group)
+    if not avoid:
+        box = text_box(width - _CLEAR, rows[0], texts[0], "end")
+        for text in texts:
+            box = text_box(width - _CLEAR, rows[0], text, "end")
+            if box.x0 >= _CLEAR:
+                break
+        return LineLabel(keys, text, width - _CLEAR, rows[0], box)
+    for baseline in rows:
+        found = _free_right(texts, baseline, width, avoid)
+        if found is not None:
+            text, right, box = found
+            return LineLabel(keys, text, right, baseline, box)
+    return None
 
 
-def _conflict(labels: Sequence[LineLabel], groups: Sequence[Sequence[_Line]]) -> int | None:
+def _conflict(labels: Sequence[LineLabel | None], groups: Sequence[Sequence[_Line]]) -> int | None:
     """The first i whose label and group i + 1's (or whose lines) touch: they merge."""
     for i, label in enumerate(labels):
+        if label is None:
+            continue
         b = label.box
         for j, group in enumerate(groups):
             if j == i:
                 continue
             crossed = any(b.y0 - _CLEAR <= x.y <= b.y1 + _CLEAR for x in group)
-            other = labels[j].box
-            touches = b.x0 < other.x1 and other.x0 < b.x1 and b.y0 < other.y1 and other.y0 < b.y1
+            placed = labels[j]
+            other = b if placed is None else placed.box
+            touches = (
+                placed is not None
+                and b.x0 < other.x1
+                and other.x0 < b.x1
+                and b.y0 < other.y1
+                and other.y0 < b.y1
+            )
             if crossed or touches:
                 return min(i, j)
     return None
@@ -117,9 +166,11 @@ def label_lines(
 ) -> tuple[LineLabel, ...]:
     """One label per line, or per run of lines too close to label apart: ``lines`` as
     (key, name, tokens, y in whole pixels from the plot's top), the plot ``width`` and
-    ``height`` px; ``avoid``: the boxes of the data's marks, which a label's text
-    shortens to keep clear of where it can. Adjacent groups merge until nothing touches
-    (at worst one label names them all).
+    ``height`` px; ``avoid``: the boxes of the data's marks (the lines' segments), which
+    no label touches: its text shortens at the right end, else it slides left along its
+    lines, else it goes below them; a group with no clear place has no label (the
+    legend names every line). Adjacent groups merge until nothing touches (at worst one
+    label names them all).
 
     >>> [(x.keys, x.text) for x in label_lines(
     ...     [("a", "Goose", 160_000, 40), ("b", "Cline", 162_000, 38), ("c", "Codex", 90_000, 110)],
@@ -131,6 +182,15 @@ def label_lines(
     while True:
         labels = [_place(g, width, height, lang, avoid) for g in groups]
         i = _conflict(labels, groups)
+        if i is None and None in labels and len(groups) > 1:
+            # A group with no clear place joins its nearer neighbour: one label naming
+            # more lines beats a line named nowhere on the chart.
+            j = labels.index(None)
+            near_above = j > 0 and (
+                j == len(groups) - 1
+                or groups[j][0].y - groups[j - 1][-1].y <= groups[j + 1][0].y - groups[j][-1].y
+            )
+            i = j - 1 if near_above else j
         if i is None or len(groups) == 1:
-            return tuple(labels)
+            return tuple(x for x in labels if x is not None)
         groups[i : i + 2] = [groups[i] + groups[i + 1]]

@@ -78,6 +78,7 @@ MESSAGES: dict[str, tuple[str, str]] = {
         "{names} 等另 {more} 个 {low}–{high}",
     ),
     "chart.line-label.count": ("{n} systems {low}–{high}", "{n} 个系统 {low}–{high}"),
+    "chart.line-label.n": ("{n} systems", "{n} 个系统"),
     "replay.legend.peers": (
         "where other agents would compact, tokens (dotted, top to bottom): {names}",
         "其他智能体会压缩的位置,tokens(点线,自上而下):{names}",
