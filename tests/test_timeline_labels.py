@@ -19,11 +19,12 @@ from budgetcore.ui.events import (
     LanguageChosen,
     ReplayLogLoaded,
     ReplaySourceChosen,
+    ReplayToggled,
     Resized,
 )
 from budgetcore.ui.replay.view import render_replay
-from budgetcore.ui.update import reduce
-from tests.test_ui_replay import _growing_claude_log, _open
+from budgetcore.ui.update import initial_state, reduce
+from tests.growth_log_helpers import growing_claude_log
 
 # (the window's width, the replay panel's inner width the shell measures there)
 WIDTHS = [(1440, 1342), (390, 358), (320, 288)]
@@ -37,9 +38,9 @@ _SERIES = re.compile(r'<poly(?:line|gon) class="rp-(?:line|area) rp-(\w+)"[^>]*p
 
 
 def _timeline(lang: str, width: int, panel: int, top: int) -> str:
-    state = reduce(_open(), ReplaySourceChosen("log"))
+    state = reduce(reduce(initial_state(), ReplayToggled(True)), ReplaySourceChosen("log"))
     state = reduce(reduce(state, LanguageChosen(lang)), Resized(width, panel))
-    state = reduce(state, ReplayLogLoaded(_growing_claude_log(60, top), "g.jsonl"))
+    state = reduce(state, ReplayLogLoaded(growing_claude_log(60, top), "g.jsonl"))
     return str(render_replay(reduce(state, JobStep("replay"))).html["replay-timeline"])
 
 
