@@ -106,16 +106,19 @@ def _free_right(
 def _place(
     group: Sequence[_Line], width: int, height: int, lang: str, avoid: Sequence[Box]
 ) -> LineLabel | None:
-    top, bottom = group[0].y, group[-1].y
     descent = (FONT_PX + 3) // 4
-    above = top - _GAP - descent  # the box's descent clears the line too
-    below = bottom + _GAP + FONT_PX
-    fits_above, fits_below = above - FONT_PX >= 0, below + descent <= height
-    # Above the topmost line; below the lowest where the plot's top would cut it, or
-    # where the data's marks leave no room above.
-    rows = [above] if fits_above or not fits_below else [below]
-    if fits_above and fits_below:
-        rows.append(below)
+    above = group[0].y - _GAP - descent  # the box's descent clears the line too
+    ys = [x.y for x in group]
+    # Above the topmost line; else below one of its lines, clear of the others (a run
+    # joined to a lone line below it can be named in the gap above that line).
+    rows = [above] if above - FONT_PX >= 0 else []
+    for y in dict.fromkeys(ys):
+        below = y + _GAP + FONT_PX
+        inside = below + descent <= height
+        if inside and not any(y < v <= below + descent + _CLEAR for v in ys):
+            rows.append(below)
+    if not rows:  # no room anywhere: under the lowest line, as before
+        rows = [group[-1].y + _GAP + FONT_PX]
     texts = _texts(group, lang)
     keys = tuple(x.key for x in group)
     if not avoid:
