@@ -787,8 +787,8 @@ def timeline_figure(
         for key, cls, value in legend_items
         if key not in off_keys
     ]
-    # The other agents' lines, each named with its tokens (a label on each would sit on
-    # the others' marks: they crowd a narrow band).
+    # The other agents' lines, each named with its tokens: the chart's labels name close
+    # lines together, or by their count alone, where they crowd a narrow band.
     drawn = sorted(
         ((tokens, peer_names.get(key, key)) for key, tokens in peer_marks if key not in off_keys),
         reverse=True,
