@@ -17,9 +17,8 @@ from __future__ import annotations
 from collections.abc import Sequence
 from decimal import Decimal
 from functools import lru_cache
-from itertools import compress, pairwise
-from itertools import count as counting
-from operator import add, and_, not_, or_
+from itertools import pairwise
+from operator import add
 from typing import Any, NamedTuple
 
 from budgetcore.charts.geometry import (
@@ -478,46 +477,47 @@ def _peer_labels(  # noqa: PLR0917 - the timeline's one call, all positions
     gutter: int,
     top: int,
 ) -> tuple[tuple[Markup, ...], tuple[Box, ...]]:
-    """The peer lines' labels as texts of the whole svg, and their boxes in it. Only the
-    series' segments that reach the lines' band are kept from, so the labels are placed
-    again only when those change (a scrub, or K far below the band, places nothing)."""
+    """The peer lines' labels as texts of the whole svg, and their boxes in it. The
+    placement is a value cache keyed by the lines and by the series that reach their
+    band, as drawn (their points hashed in C): a scrub, or a K whose full input stays
+    below the band, places nothing again (a 500-turn log's context crosses it hundreds
+    of times: its segments were built on every redraw, a quarter of the timed step)."""
     if not lines:
         return (), ()
     half = UNIT // 2
     rows = tuple((x.key, names.get(x.key, x.key), x.tokens, (x.y + half) // UNIT) for x in lines)
     low = min(r[3] for r in rows) - _LABEL_REACH
     high = max(r[3] for r in rows) + _LABEL_REACH
-    avoid: list[tuple[int, int, int, int]] = []
-    for xs, ys in drawn:
-        if len(ys) < 2 or max(ys) < low or min(ys) > high:
-            continue  # the whole series misses the band (two passes in C)
-        # A segment misses the band when both its ends lie above it or both below: found
-        # in C (a Python loop over a 500-turn log's points each redraw was about 15 M
-        # instructions, a quarter of the timed step), the few that reach it in Python.
-        above = list(map(low.__gt__, ys))
-        below = list(map(high.__lt__, ys))
-        misses = map(or_, map(and_, above, above[1:]), map(and_, below, below[1:]))
-        for i in compress(counting(), map(not_, misses)):
-            y0, y1 = sorted((ys[i], ys[i + 1]))
-            avoid.append(((xs[i] + half) // UNIT, y0, (xs[i + 1] + half) // UNIT, y1))
-    return _placed_labels(rows, tuple(avoid), pw, lang, gutter, top)
+    near = tuple(
+        (tuple(xs), tuple(ys))
+        for xs, ys in drawn
+        if len(ys) > 1 and max(ys) >= low and min(ys) <= high  # two passes in C
+    )
+    return _placed_labels(rows, near, (low, high), pw, lang, gutter, top)
 
 
 @lru_cache(maxsize=32)
 def _placed_labels(  # noqa: PLR0917 - _peer_labels' arguments
     rows: tuple[tuple[str, str, int, int], ...],
-    avoid: tuple[tuple[int, int, int, int], ...],
+    near: tuple[tuple[tuple[int, ...], tuple[int, ...]], ...],
+    band: tuple[int, int],
     pw: int,
     lang: str,
     gutter: int,
     top: int,
 ) -> tuple[tuple[Markup, ...], tuple[Box, ...]]:
     """:func:`_peer_labels`' texts, by value: the lines change with the model, the window,
-    the width and the language, the segments near them with the data drawn there; a
-    scrubbed turn or a change elsewhere in the chart places nothing again."""
+    the width and the language, the series near them with the data drawn there."""
     from budgetcore.charts.line_labels import label_lines  # noqa: PLC0415 - with a log only
 
-    marks = [Box(x0, y0, x1, y1) for x0, y0, x1, y1 in avoid]
+    low, high = band
+    half = UNIT // 2
+    marks: list[Box] = []
+    for xs, ys in near:  # each segment that reaches the band, as a box
+        for i in range(len(ys) - 1):
+            y0, y1 = (ys[i], ys[i + 1]) if ys[i] <= ys[i + 1] else (ys[i + 1], ys[i])
+            if y1 >= low and y0 <= high:
+                marks.append(Box((xs[i] + half) // UNIT, y0, (xs[i + 1] + half) // UNIT, y1))
     texts: list[Markup] = []
     boxes: list[Box] = []
     for label in label_lines(rows, pw, _PLOT, lang, marks):
