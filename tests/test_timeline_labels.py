@@ -106,3 +106,23 @@ def test_every_peer_line_is_named_once_and_no_label_touches_a_line_or_a_mark(
             assert not box.y0 <= y <= box.y1, (text, key)
         for key, a, b in segments:
             assert not _crosses(box, a, b), (text, key, a, b)
+
+
+def test_the_labels_are_placed_once_for_a_scrub_and_a_k_below_the_band() -> None:
+    """The labels change with the model, window, width and language and with the data
+    drawn near the lines, not with each redraw: a scrubbed turn and a K whose full
+    input stays far below the band reuse the placement."""
+    from budgetcore.ui.events import FieldTyped, ReplayScrubbed  # noqa: PLC0415
+    from budgetcore.ui.replay.charts import _placed_labels  # noqa: PLC0415
+
+    state = reduce(reduce(initial_state(), ReplayToggled(True)), ReplaySourceChosen("log"))
+    state = reduce(reduce(state, Resized(1440, 1342)), FieldTyped("config.trigger_tokens", "30000"))
+    state = reduce(state, ReplayLogLoaded(growing_claude_log(60, 190_000), "g.jsonl"))
+    state = reduce(state, JobStep("replay"))
+    first = str(render_replay(state).html["replay-timeline"])
+    placed = _placed_labels.cache_info().misses
+    for event in (ReplayScrubbed(7), FieldTyped("config.trigger_tokens", "31000")):
+        state = reduce(reduce(state, event), JobStep("replay"))
+        again = str(render_replay(state).html["replay-timeline"])
+        assert _placed_labels.cache_info().misses == placed, event
+        assert _LABEL.findall(again) == _LABEL.findall(first)
