@@ -49,6 +49,7 @@ from budgetcore.ui.replay.charts import timeline_figure
 from budgetcore.ui.replay.fields import parse_field_text
 from budgetcore.ui.replay.view import ReplayScreen, render_replay
 from budgetcore.ui.update import initial_state, reduce
+from tests.growth_log_helpers import growing_claude_log
 from tests.helpers import folder_files, replay_cli_args
 
 ROOT = Path(__file__).resolve().parents[1]
@@ -1203,33 +1204,6 @@ def test_a_copied_link_says_what_it_leaves_on_the_page() -> None:
     assert "不含导入的日志" in notice(zh)
 
 
-def _growing_claude_log(n: int, top: int) -> str:
-    """A Claude Code session of ``n`` requests whose context grows to ``top``."""
-    lines, parent = [], None
-    for i in range(n):
-        uid = f"a{i}"
-        usage = {
-            "input_tokens": 5,
-            "cache_creation_input_tokens": 0,
-            "cache_read_input_tokens": (top * (i + 1)) // n - 5,
-            "output_tokens": 100,
-        }
-        lines.append(
-            json.dumps(
-                {
-                    "type": "assistant",
-                    "uuid": uid,
-                    "parentUuid": parent,
-                    "timestamp": f"2026-01-20T09:{i // 60:02d}:{i % 60:02d}.000Z",
-                    "requestId": f"r{i}",
-                    "message": {"id": f"m{i}", "model": "claude-sonnet-4-5", "usage": usage},
-                }
-            )
-        )
-        parent = uid
-    return "\n".join(lines) + "\n"
-
-
 @pytest.mark.parametrize("lang", ["en", "zh"])
 def test_other_agents_lines_are_named_and_an_undrawn_line_has_no_legend_swatch(
     lang: str,
@@ -1240,7 +1214,7 @@ def test_other_agents_lines_are_named_and_an_undrawn_line_has_no_legend_swatch(
     the note."""
     state = reduce(_open(), ReplaySourceChosen("log"))
     state = reduce(state, LanguageChosen(lang))
-    state = reduce(state, ReplayLogLoaded(_growing_claude_log(60, 150_000), "g.jsonl"))
+    state = reduce(state, ReplayLogLoaded(growing_claude_log(60, 150_000), "g.jsonl"))
     timeline = _screen(state).html["replay-timeline"]
     lines = re.findall(r'<line class="rp-peer" data-line="([^"]+)" data-tokens="(\d+)"', timeline)
     assert len(lines) >= 3
@@ -1254,7 +1228,7 @@ def test_other_agents_lines_are_named_and_an_undrawn_line_has_no_legend_swatch(
         assert unescape(title) in unescape(legend.group(0))
     assert 'data-legend="main_safe_input"' in timeline  # M is drawn here
     # A session far below M: M and most lines are named in the note only.
-    low = reduce(state, ReplayLogLoaded(_growing_claude_log(60, 60_000), "g.jsonl"))
+    low = reduce(state, ReplayLogLoaded(growing_claude_log(60, 60_000), "g.jsonl"))
     timeline = _screen(low).html["replay-timeline"]
     off = re.search(r'data-off-scale="\d+">([^<]*)<', timeline)
     assert off is not None

@@ -212,6 +212,21 @@ MESSAGES: dict[str, tuple[str, str]] = {
         "this export would not apply.",
         "{runtime} 运行时不提供 {model}(它只运行 {families} 模型):此导出不会生效。",
     ),
+    # A runtime that runs the model only through a compatible endpoint (runtimes/
+    # profiles.py ``native``; docs/runtimes.md names each provider's own page).
+    "warn.runtime-endpoint": (
+        "{model} is not an Anthropic model: {runtime} reaches it only through an "
+        "Anthropic-compatible endpoint set in ANTHROPIC_BASE_URL (DeepSeek, Zhipu GLM, "
+        "Alibaba's Qwen and Moonshot's Kimi document one for their models; a router can "
+        "serve others). For a model name it does not know, {runtime} assumes a {window}-token "
+        "window (unofficial, from its source): where the model's window is smaller, "
+        "CLAUDE_CODE_AUTO_COMPACT_WINDOW must say it (budgetcore's export writes it).",
+        "{model} 不是 Anthropic 的模型:{runtime} 只能通过 ANTHROPIC_BASE_URL 指向的 "
+        "Anthropic 兼容端点使用它(DeepSeek、智谱 GLM、阿里云通义千问和月之暗面 Kimi "
+        "都为自家模型提供了这样的端点;路由服务可接入其他模型)。对不认识的模型名,"
+        "{runtime} 假定窗口为 {window} tokens(非官方,来自其源码):模型窗口更小时,"
+        "须用 CLAUDE_CODE_AUTO_COMPACT_WINDOW 写明(budgetcore 的导出会写入)。",
+    ),
     "warn.s-above-o": (
         "S = {s} is above the summary model's output capacity O = {o}: it is clamped to S = {o}.",
         "S = {s} 超过摘要模型的输出能力 O = {o},将被限幅为 S = {o}。",

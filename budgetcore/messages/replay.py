@@ -69,9 +69,22 @@ MESSAGES: dict[str, tuple[str, str]] = {
     "replay.legend.trigger": ("K = {value}", "K = {value}"),
     "replay.legend.main_safe_input": ("M = {value}", "M = {value}"),
     "replay.legend.off.main_safe_input": ("M", "M"),
+    # A label at the right end of the timeline's peer lines (charts/line_labels.py): one
+    # line, or a run too close to label apart with its range.
+    "chart.line-label.one": ("{name} {tokens}", "{name} {tokens}"),
+    "chart.line-label.all": ("{names} {low}–{high}", "{names} {low}–{high}"),
+    "chart.line-label.some": (
+        "{names} and {more} more {low}–{high}",
+        "{names} 等另 {more} 个 {low}–{high}",
+    ),
+    "chart.line-label.count": ("{n} systems {low}–{high}", "{n} 个系统 {low}–{high}"),
+    "chart.line-label.n": ("{n} systems", "{n} 个系统"),
     "replay.legend.peers": (
-        "where other agents would compact, tokens (dotted, top to bottom): {names}",
-        "其他智能体会压缩的位置,tokens(点线,自上而下):{names}",
+        "where other agents would compact, tokens (dotted, top to bottom; on the chart, "
+        'lines too close to name apart share one label, "N systems" where no more fits): '
+        "{names}",
+        "其他智能体会压缩的位置,tokens(点线,自上而下;图中靠得太近的线共用一个标签,"
+        "放不下时只写“N 个系统”):{names}",
     ),
     "replay.legend.log_context": ("the log's measured context", "日志实测的上下文"),
     "replay.legend.cost": ("billed per turn", "每轮计费"),

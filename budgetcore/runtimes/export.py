@@ -196,15 +196,32 @@ def _claude_code(t: int, m: Model, r: Reviewed) -> Conversion:
     pct = _decimal_near(Fraction(2 * t + 1, 2) * 100 / effective, effective)
     if pct < 1:
         pct = Decimal(1)
+    settings: dict[str, Value] = {"CLAUDE_AUTOCOMPACT_PCT_OVERRIDE": pct}
+    notes = [
+        "the env block of settings.json is not applied in some Claude Code versions "
+        "(anthropics/claude-code#63186): export the variables in the shell too "
+        "(the second file)",
+    ]
+    cc = profile("claude-code")
+    assumed = cc.assumed_window
+    if m.name is not None and not cc.native_to(m.name) and m.window < assumed:
+        # A name Claude Code does not know runs at its assumed window: the percentage
+        # would be of that window's E, not of this model's (the trigger past its window).
+        low = int(cc.knob("CLAUDE_CODE_AUTO_COMPACT_WINDOW").low or 0)
+        if m.window >= low:
+            settings["CLAUDE_CODE_AUTO_COMPACT_WINDOW"] = m.window
+        else:
+            notes.append(
+                f"Claude Code assumes {_n(assumed)} for a model name it does not know, and "
+                f"CLAUDE_CODE_AUTO_COMPACT_WINDOW's documented range starts at {_n(low)}: "
+                f"no setting tells it this model's {_n(m.window)}, so it compacts later "
+                "than the trigger above (the percentage is of its assumed window's E)"
+            )
     return (
-        {"CLAUDE_AUTOCOMPACT_PCT_OVERRIDE": pct},
+        settings,
         _said("claude-code", pct=decimal_text(pct), e=_n(effective)),
         "1 token",
-        [
-            "the env block of settings.json is not applied in some Claude Code versions "
-            "(anthropics/claude-code#63186): export the variable in the shell too "
-            "(the second file)",
-        ],
+        notes,
     )
 
 

@@ -140,6 +140,13 @@ class Profile:
     #: its source says so, with that source (``runs_source``).
     runs: tuple[str, ...] = ()
     runs_source: str = ""
+    #: The families its own provider serves (Claude Code: Anthropic's ``claude``); it
+    #: runs any other model it ``serves`` only through a compatible endpoint a user
+    #: sets (``native_source`` says which and where that is documented). Empty: any.
+    native: tuple[str, ...] = ()
+    native_source: str = ""
+    #: The window it assumes for a model name it does not know (0: the model's own).
+    assumed_window: int = 0
 
     def __post_init__(self) -> None:
         # A knob read at the profile's own version says so; one read elsewhere (the
@@ -150,6 +157,11 @@ class Profile:
     def serves(self, model: str | None) -> bool:
         """Whether this runtime can run the registry model ``model`` (:func:`serves`)."""
         return serves(self.runs, model)
+
+    def native_to(self, model: str | None) -> bool:
+        """Whether ``model`` is one of the families its own provider serves
+        (:func:`serves` over ``native``): True for a model named by its contract only."""
+        return serves(self.native, model)
 
     def knob(self, name: str) -> Knob:
         for k in self.knobs:

@@ -123,6 +123,20 @@ CC_BUFFER = 13_000
 #: Claude Code's windows (RUNTIMES.md §1, spec §17): most models at 200,000 tokens, the
 #: 1M-context variants at 1,000,000, whatever the registry's (the API's) window.
 CLAUDE_CODE_WINDOWS = (200_000, 1_000_000)
+#: Claude Code calls Anthropic's Messages API; a model that is not Anthropic's it
+#: reaches only through an Anthropic-compatible endpoint set in ANTHROPIC_BASE_URL,
+#: which these providers document for Claude Code (docs/runtimes.md, "Claude Code with
+#: a model that is not Anthropic's"); for a model name it does not know it assumes
+#: CLAUDE_CODE_WINDOWS[0] (unofficial: the source dump's MODEL_CONTEXT_WINDOW_DEFAULT,
+#: "Conservative fallback for models without known limits").
+_CC_ENDPOINTS = (
+    "DeepSeek https://api-docs.deepseek.com/guides/anthropic_api; "
+    "Z.AI (Zhipu GLM) https://docs.z.ai/scenario-example; "
+    "Alibaba Cloud Model Studio (Qwen) "
+    "https://www.alibabacloud.com/help/en/model-studio/claude-code; "
+    "Moonshot (Kimi) https://api.moonshot.ai/anthropic, its Claude Code guide as summarised at "
+    "https://www.developersdigest.tech/setup/moonshot"
+)
 #: The suffix a model's name carries in Claude Code to ask for its 1M-context variant
 #: (its model configuration: ``/model sonnet[1m]``, ``claude-sonnet-4-5[1m]``;
 #: anthropics/claude-code#84310 quotes ``/model sonnet[1m]``).
@@ -245,6 +259,9 @@ CLAUDE_CODE = Profile(
     file="~/.claude/settings.json (env block) or shell export lines",
     syntax="json",
     trigger=_claude_code_trigger,
+    native=("claude",),
+    native_source=_CC_ENDPOINTS,
+    assumed_window=CLAUDE_CODE_WINDOWS[0],
     traps=(
         "the percentage can only lower the default trigger (anthropics/claude-code#31806)",
         "the env block of settings.json is not applied to the app's logic in some "

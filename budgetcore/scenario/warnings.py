@@ -13,7 +13,10 @@ English and Chinese.
   it compacts far earlier than any peer does;
 - ``runtime-not-for-model``: the runtime the export is for cannot run the model
   (its profile's ``runs``: the Anthropic API serves Claude models only, Gemini CLI's
-  limits know Gemini and Gemma): the exported settings would never apply to this plan.
+  limits know Gemini and Gemma): the exported settings would never apply to this plan;
+- ``runtime-endpoint``: the runtime reaches the model only through a compatible endpoint
+  (Claude Code with a model that is not Anthropic's: ``ANTHROPIC_BASE_URL``, as its
+  providers document), and the window it assumes for a name it does not know.
 """
 
 from __future__ import annotations
@@ -77,16 +80,26 @@ def _peers_low(
 
 def runtime_warning(runtime: str, model: str | None) -> ReviewWarning | None:
     """``runtime-not-for-model`` when the runtime profile ``runtime`` cannot run the
-    registry model ``model`` (None: a contract typed by hand, assumed to run)."""
+    registry model ``model`` (None: a contract typed by hand, assumed to run);
+    ``runtime-endpoint`` when it runs it only through a compatible endpoint the user
+    sets (Claude Code with a model that is not Anthropic's: never "would not apply",
+    as DeepSeek, Zhipu GLM, Qwen and Kimi document it)."""
     from budgetcore.runtimes import profile  # noqa: PLC0415 - with a runtime only
 
     prof = profile(runtime)
-    if model is None or prof.serves(model):
+    if model is None:
         return None
-    families = " / ".join(f"{f}-*" for f in prof.runs)  # names, the same in both languages
+    if not prof.serves(model):
+        families = " / ".join(f"{f}-*" for f in prof.runs)  # names, alike in both languages
+        return ReviewWarning(
+            "runtime-not-for-model",
+            (("runtime", prof.title), ("model", model), ("families", families)),
+        )
+    if prof.native_to(model):
+        return None
+    window = format_int(prof.assumed_window)
     return ReviewWarning(
-        "runtime-not-for-model",
-        (("runtime", prof.title), ("model", model), ("families", families)),
+        "runtime-endpoint", (("runtime", prof.title), ("model", model), ("window", window))
     )
 
 

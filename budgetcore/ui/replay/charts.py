@@ -23,6 +23,8 @@ from typing import Any, NamedTuple
 
 from budgetcore.charts.geometry import (
     FONT_PX,
+    Box,
+    clear_runs,
     nice_ticks,
     text_box,
     text_width,
@@ -32,6 +34,7 @@ from budgetcore.charts.geometry import (
 from budgetcore.charts.timeline import (
     UNIT,
     CostBasis,
+    Line,
     RunTimes,
     cost_basis,
     cost_chart,
@@ -265,6 +268,7 @@ def _timeline_svg(
     _y_grid(geo.scale_tokens, _PLOT, top, gutter, pw, parts, texts, tagged=True)
     slot = pw * UNIT // n
     middles = slot_middles(n, pw)
+    drawn: list[tuple[Sequence[int], Sequence[int]]] = []  # each series' points as drawn
     for s in geo.series:
         line_x, line_y = s.xs, s.rows()
         # a line with a point at every turn's slot middle (full input, a log's context)
@@ -274,6 +278,8 @@ def _timeline_svg(
             # no full-input line); its value holds across the turn's slot.
             (x,), halfslot = line_x, slot // 2
             line_x, line_y = (x - halfslot, x + halfslot), line_y * 2
+        if geo.lines:  # the labels keep off it (only where there are lines to name)
+            drawn.append((line_x, line_y))
         if s.area:
             g.append(
                 el(
@@ -317,6 +323,10 @@ def _timeline_svg(
         )
     plot_bottom = top + _PLOT
     parts.append(el("g", {"transform": f"translate({gutter},{top})", "data-plot": "timeline"}, *g))
+    # Each peer line named at its right end (a run of close ones by one label), clear of
+    # the other lines and of every series drawn above (issue 42: named only in the legend).
+    label_texts, label_boxes = _peer_labels(geo.lines, peer_names, drawn, pw, lang, gutter, top)
+    texts += label_texts
     # The x axis: turns.
     parts.append(
         el(
@@ -428,13 +438,17 @@ def _timeline_svg(
     # The scrubbed turn: a cursor across the plot and the strips.
     sx = gutter + ((2 * scrub - 1) * pw) // (2 * n)
     # Across the plot and each strip only: it never crosses a label.
+    # A peer line's label it would cross leaves a gap in it (the labels do not move with
+    # the scrubbed turn: they are drawn once per session and width).
+    cuts = [(b.y0, b.y1) for b in label_boxes if b.x0 <= sx <= b.x1]
+    runs = clear_runs(top, plot_bottom, cuts) if cuts else [(top, plot_bottom)]
     parts.append(
         el(
             "path",
             {
                 "class": "rp-cursor",
                 "data-scrub": scrub,
-                "d": f"M{sx} {top}V{plot_bottom}" + "".join(f"M{sx} {a}V{b}" for a, b in spans),
+                "d": "".join(f"M{sx} {a}V{b}" for a, b in [*runs, *spans]),
             },
         )
     )
@@ -447,6 +461,82 @@ def _timeline_svg(
         data={"data-turns": n, "data-plot-left": gutter, "data-plot-width": pw},
     )
     return svg, list(geo.notes), gutter, pw, cost_pw, times, len(by_key.get("trigger", ()))
+
+
+#: How far above and below the peers' band a series' segment can meet a label: a label
+#: sits a line's height above its topmost line or below its lowest.
+_LABEL_REACH = 2 * LINE
+
+
+def _peer_labels(  # noqa: PLR0917 - the timeline's one call, all positions
+    lines: Sequence[Line],
+    names: dict[str, str],
+    drawn: Sequence[tuple[Sequence[int], Sequence[int]]],
+    pw: int,
+    lang: str,
+    gutter: int,
+    top: int,
+) -> tuple[tuple[Markup, ...], tuple[Box, ...]]:
+    """The peer lines' labels as texts of the whole svg, and their boxes in it. The
+    placement is a value cache keyed by the lines and by the series that reach their
+    band, as drawn (their points hashed in C): a scrub, or a K whose full input stays
+    below the band, places nothing again (a 500-turn log's context crosses it hundreds
+    of times: its segments were built on every redraw, a quarter of the timed step)."""
+    if not lines:
+        return (), ()
+    half = UNIT // 2
+    rows = tuple((x.key, names.get(x.key, x.key), x.tokens, (x.y + half) // UNIT) for x in lines)
+    low = min(r[3] for r in rows) - _LABEL_REACH
+    high = max(r[3] for r in rows) + _LABEL_REACH
+    near = tuple(
+        (tuple(xs), tuple(ys))
+        for xs, ys in drawn
+        if len(ys) > 1 and max(ys) >= low and min(ys) <= high  # two passes in C
+    )
+    return _placed_labels(rows, near, (low, high), pw, lang, gutter, top)
+
+
+@lru_cache(maxsize=32)
+def _placed_labels(  # noqa: PLR0917 - _peer_labels' arguments
+    rows: tuple[tuple[str, str, int, int], ...],
+    near: tuple[tuple[tuple[int, ...], tuple[int, ...]], ...],
+    band: tuple[int, int],
+    pw: int,
+    lang: str,
+    gutter: int,
+    top: int,
+) -> tuple[tuple[Markup, ...], tuple[Box, ...]]:
+    """:func:`_peer_labels`' texts, by value: the lines change with the model, the window,
+    the width and the language, the series near them with the data drawn there."""
+    from budgetcore.charts.line_labels import label_lines  # noqa: PLC0415 - with a log only
+
+    low, high = band
+    half = UNIT // 2
+    marks: list[Box] = []
+    for xs, ys in near:  # each segment that reaches the band, as a box
+        for i in range(len(ys) - 1):
+            y0, y1 = (ys[i], ys[i + 1]) if ys[i] <= ys[i + 1] else (ys[i + 1], ys[i])
+            if y1 >= low and y0 <= high:
+                marks.append(Box((xs[i] + half) // UNIT, y0, (xs[i + 1] + half) // UNIT, y1))
+    texts: list[Markup] = []
+    boxes: list[Box] = []
+    for label in label_lines(rows, pw, _PLOT, lang, marks):
+        texts.append(
+            el(
+                "text",
+                {
+                    "class": "ch-label rp-peer-label",
+                    "data-lines": " ".join(label.keys),
+                    "x": gutter + label.x,
+                    "y": top + label.baseline,
+                    "text-anchor": "end",
+                },
+                label.text,
+            )
+        )
+        b = label.box
+        boxes.append(Box(gutter + b.x0, top + b.y0, gutter + b.x1, top + b.y1))
+    return tuple(texts), tuple(boxes)
 
 
 @lru_cache(maxsize=64)
@@ -701,8 +791,8 @@ def timeline_figure(
         for key, cls, value in legend_items
         if key not in off_keys
     ]
-    # The other agents' lines, each named with its tokens (a label on each would sit on
-    # the others' marks: they crowd a narrow band).
+    # The other agents' lines, each named with its tokens: the chart's labels name close
+    # lines together, or by their count alone, where they crowd a narrow band.
     drawn = sorted(
         ((tokens, peer_names.get(key, key)) for key, tokens in peer_marks if key not in off_keys),
         reverse=True,
