@@ -60,3 +60,27 @@ def test_each_message_is_in_its_root_s_session_and_series_by_its_id_as_written(
     assert [(log.name, [(s.name, len(s.requests)) for s in log.series]) for log in logs] == (
         EXPECTED
     )
+
+
+@pytest.mark.parametrize("gap", [False, True])
+def test_each_message_s_data_is_its_own_whatever_its_rowid_s_place(gap: bool) -> None:
+    # Written in the reverse of their time order, so the keys (by time) come in the
+    # reverse of the rowids; with a gap in the rowids, the data is fetched by rowid, else
+    # by its place in the range (replay.logs.opencode._one_table).
+    db = sqlite3.connect(":memory:")
+    db.execute("CREATE TABLE session (id TEXT PRIMARY KEY, parent_id TEXT)")
+    db.execute(
+        "CREATE TABLE message (id TEXT PRIMARY KEY, session_id TEXT, time_created INTEGER,"
+        " data TEXT)"
+    )
+    db.execute("INSERT INTO session VALUES ('s', NULL)")
+    for n in range(40):
+        rowid = 1 + n + (100 if gap and n >= 20 else 0)
+        db.execute(
+            "INSERT INTO message (rowid, id, session_id, time_created, data)"
+            " VALUES (?, ?, 's', ?, ?)",
+            (rowid, f"m{n:02d}", 1000 - n, _request(1000 - n)),
+        )
+    (log,) = opencode.read_opencode_db(db, "o.db")
+    (series,) = log.series
+    assert [r.input for r in series.requests] == [100 + t for t in range(961, 1001)]
