@@ -238,3 +238,24 @@ def test_no_cli_sentence_hedges_a_plural() -> None:
             if isinstance(text, str) and re.search(r"[a-z]\(s\)", text):
                 found.append(f"{path.name}:{node.lineno}: {text[:60]}")  # type: ignore[attr-defined]
     assert not found, found
+
+
+@pytest.mark.parametrize("columns", [None, "50", "100", "0", "-3", "abc", " 72 "])
+def test_the_help_is_as_wide_as_argparse_makes_it_without_shutil(
+    columns: str | None, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    # cli.shell's formatter reads the terminal's width itself (argparse's import of
+    # shutil was 7.5 M instructions of every start-up); its width is shutil's.
+    import argparse  # noqa: PLC0415
+    import shutil  # noqa: PLC0415
+
+    from budgetcore.cli.shell import Parser  # noqa: PLC0415
+
+    if columns is None:
+        monkeypatch.delenv("COLUMNS", raising=False)
+    else:
+        monkeypatch.setenv("COLUMNS", columns)
+    ours = Parser(prog="p")._get_formatter()
+    theirs = argparse.HelpFormatter(prog="p")
+    assert (ours._width, ours._max_help_position) == (theirs._width, theirs._max_help_position)
+    assert ours._width == shutil.get_terminal_size().columns - 2

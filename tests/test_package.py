@@ -78,3 +78,26 @@ def test_a_log_read_s_dataclasses_have_their_own_docstrings() -> None:
         env={**os.environ, "BUDGETCORE_WORKERS": "1"},
     )
     assert out.stdout.splitlines() == ["[]"]
+
+
+def test_a_goose_database_read_imports_no_line_reader_nor_shutil() -> None:
+    # The agents' table imports a reader when its agent is met (replay.logs.agents._of),
+    # and the help formatter's width is read without shutil (cli.shell._columns): a
+    # Goose database's usage-only read loaded every reader and shutil with bz2 and lzma
+    # (docs/performance.md, issue 40's twelfth round).
+    code = (
+        "import sys, io, contextlib\n"
+        "from budgetcore.cli import main\n"
+        "with contextlib.redirect_stdout(io.StringIO()):\n"
+        "    main(['replay', '--log', sys.argv[1], '--usage', '--format', 'jsonl'])\n"
+        "print(*(m.rsplit('.', 1)[-1] for m in sys.modules\n"
+        "    if m.startswith('budgetcore.replay.logs.') or m in ('shutil', 'bz2', 'lzma')))\n"
+    )
+    log = str(Path(__file__).parent / "fixtures" / "logs" / "goose" / "totals")
+    out = subprocess.run(
+        [sys.executable, "-c", code, log], capture_output=True, text=True, check=True
+    )
+    loaded = set(out.stdout.split())
+    readers = {"pi", "gemini", "qwen", "kimi", "amp", "cline", "droid", "claude", "codex"}
+    assert not loaded & (readers | {"shutil", "bz2", "lzma"}), loaded
+    assert "goose" in loaded

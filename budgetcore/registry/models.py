@@ -61,7 +61,7 @@ _PRICE_COLUMNS = ("input", "output", "cache_read", "cache_write", "cache_write_1
 _COLUMNS = ("name", "provider", "input_tokens", "output_tokens", *_PRICE_COLUMNS)
 _SEPARATORS = re.compile(r"[\s\-_.:@/,]+")
 #: A date suffix: -20250514, @20250514 (Vertex AI) or -2025-05-14 (OpenAI snapshots).
-_DATED = re.compile(r"(.+?)([-@])(20\d{6}|20\d{2}-\d{2}-\d{2})")
+_DATED = r"(.+?)([-@])(20\d{6}|20\d{2}-\d{2}-\d{2})"
 #: The service tiers the data file keeps (OpenAI's service_tier; LiteLLM bills "fast"
 #: as priority).
 SERVICE_TIERS = ("priority", "flex")
@@ -143,11 +143,14 @@ class Provenance:
         return self.kept + self.retired_models
 
 
+# The resolver's patterns are texts, compiled by ``re`` (and kept in its cache) when a
+# name first needs them: most names resolve before, and compiling them at import was
+# part of every log read's start-up (docs/performance.md, issue 40).
 #: A separator between two digits of a version: ``5-1`` or ``5.1``.
-_VERSION_JOINT = re.compile(r"(?<=\d)[-.](?=\d)")
+_VERSION_JOINT = r"(?<=\d)[-.](?=\d)"
 #: LiteLLM's Bedrock routes before a model id, as gateways write them (docs/models-and-
 #: peers.md, "The resolver"), and the providers such an id must belong to.
-_ROUTE = re.compile(r"(?:bedrock/)?(?:converse|invoke)/(.+)|bedrock/(?!converse/|invoke/)(.+)")
+_ROUTE = r"(?:bedrock/)?(?:converse|invoke)/(.+)|bedrock/(?!converse/|invoke/)(.+)"
 _BEDROCK = frozenset({"bedrock", "bedrock_converse"})
 _MAX_JOINTS = 4  # 2^4 spellings at most
 
@@ -155,7 +158,7 @@ _MAX_JOINTS = 4  # 2^4 spellings at most
 def _separator_variants(name: str) -> list[str]:
     """``name`` with one or more of its version joints' ``-`` and ``.`` swapped (not the
     name itself); none past :data:`_MAX_JOINTS` joints."""
-    joints = [m.start() for m in _VERSION_JOINT.finditer(name)]
+    joints = [m.start() for m in re.finditer(_VERSION_JOINT, name)]
     if not joints or len(joints) > _MAX_JOINTS:
         return []
     out = []
@@ -443,7 +446,7 @@ class Registry:
             if hit is not None:
                 return hit
         tries: list[tuple[str, tuple[str, ...]]] = []
-        dated = _DATED.fullmatch(base)
+        dated = re.fullmatch(_DATED, base)
         undated = None
         if dated is not None:
             stem, sep, date = dated.groups()
@@ -470,7 +473,7 @@ class Registry:
                 hit = found(hits.pop(), (*steps, "version separator"))
                 if hit is not None:
                     return hit
-        route = _ROUTE.fullmatch(name)
+        route = re.fullmatch(_ROUTE, name)
         if route is not None:
             inner = self.resolve(route.group(1) or route.group(2), reserves_output=reserves_output)
             if inner.model is not None and inner.model.provider in _BEDROCK:

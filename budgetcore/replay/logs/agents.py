@@ -13,23 +13,13 @@ Code (whose lines say least: any ``message`` object) last.
 from __future__ import annotations
 
 import re
+import sys
 from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass
+from importlib import import_module
 from typing import Any
 
-from budgetcore.replay.logs import (
-    amp,
-    cline,
-    copilot,
-    droid,
-    gemini,
-    goose,
-    kimi,
-    layouts,
-    opencode,
-    pi,
-    qwen,
-)
+from budgetcore.replay.logs import layouts
 from budgetcore.replay.logs.layouts import Planner
 from budgetcore.replay.logs.model import ParsedLog
 from budgetcore.replay.logs.reader import LineSource, Steps, format_of
@@ -62,6 +52,21 @@ def at_once(read: Callable[..., ParsedLog]) -> Reader:
     return steps
 
 
+def _of(module: str, name: str) -> Callable[..., Any]:
+    """The function ``name`` of the reader module ``module``, imported on its first
+    call: a run imports the readers of the agents it meets only (a Goose database
+    imports none of the line readers; the eleven modules are about 9 M instructions of
+    every start-up, docs/performance.md)."""
+    full = f"budgetcore.replay.logs.{module}"
+
+    def call(*args: Any) -> Any:
+        found = sys.modules.get(full) or import_module(full)
+        return getattr(found, name)(*args)
+
+    call.__name__ = name
+    return call
+
+
 @dataclass(frozen=True, slots=True)
 class Agent:
     """One agent's reader and what detection and the messages need of it."""
@@ -71,8 +76,6 @@ class Agent:
     claims: Callable[[dict[str, object]], bool] | None
     read: Reader
     claims_document: Callable[[object], bool] | None = None
-    # Why a session of this agent cannot be replayed turn by turn ("" when it can).
-    totals_only: str = ""
     # A document that resembles this agent's but that it cannot read, and what such a
     # document lacks ("looks like a file of ... but ...").
     looks_like: Callable[[object], bool] | None = None
@@ -186,6 +189,8 @@ _AMP_NO_BILL = frozenset({"thread", "user message"})
 _GOOSE_NO_BILL = frozenset({"session (no tokens)"})
 
 
+_copilot_event = _of("copilot", "is_event_type")
+
 AGENTS: tuple[Agent, ...] = (
     Agent(
         "codex",
@@ -213,17 +218,17 @@ AGENTS: tuple[Agent, ...] = (
     Agent(
         "pi",
         "pi",
-        pi.claims,
-        pi.read_pi,
-        no_request_of=pi.no_request_of,
+        _of("pi", "claims"),
+        _of("pi", "read_pi"),
+        no_request_of=_of("pi", "no_request_of"),
         no_bill=_PI_NO_BILL,
     ),
     Agent(
         "gemini-cli",
         "Gemini CLI",
-        gemini.claims,
-        gemini.read_gemini,
-        claims_document=gemini.claims_document,
+        _of("gemini", "claims"),
+        _of("gemini", "read_gemini"),
+        claims_document=_of("gemini", "claims_document"),
         # A chat's metadata without its messages; agent-sessions' Gemini "schema drift"
         # fixture spells it start_time, with lastUpdated and a history list.
         looks_like=lambda d: (
@@ -236,12 +241,18 @@ AGENTS: tuple[Agent, ...] = (
         no_request="log-no-requests-gemini",
         no_bill=_GEMINI_NO_BILL,
     ),
-    Agent("qwen-code", "Qwen Code", qwen.claims, qwen.read_qwen, no_bill=_QWEN_NO_BILL),
+    Agent(
+        "qwen-code",
+        "Qwen Code",
+        _of("qwen", "claims"),
+        _of("qwen", "read_qwen"),
+        no_bill=_QWEN_NO_BILL,
+    ),
     Agent(
         "kimi-cli",
         "Kimi CLI",
-        kimi.claims,
-        kimi.read_kimi,
+        _of("kimi", "claims"),
+        _of("kimi", "read_kimi"),
         # context.jsonl: the model's context, its usage in the wire.jsonl beside it.
         looks_like=lambda d: (
             isinstance(d, dict) and d.get("role") in ("_usage", "_checkpoint", "_system_prompt")
@@ -253,15 +264,15 @@ AGENTS: tuple[Agent, ...] = (
     Agent(
         "copilot-cli",
         "Copilot CLI",
-        copilot.claims,
-        copilot.read_copilot,
+        _of("copilot", "claims"),
+        _of("copilot", "read_copilot"),
         # A line of Copilot CLI's event types without its data object (the made-up
         # events.jsonl of Dicklesworthstone/coding_agent_session_search's fixtures,
         # held out in round 8, was "not a session log of an agent we read").
-        looks_like=lambda d: isinstance(d, dict) and copilot.is_event_type(d.get("type")),
+        looks_like=lambda d: isinstance(d, dict) and _copilot_event(d.get("type")),
         missing="its events have no data object, where Copilot CLI writes their fields",
-        claims_database=copilot.claims_database,
-        read_database=copilot.read_session_store,
+        claims_database=_of("copilot", "claims_database"),
+        read_database=_of("copilot", "read_session_store"),
         plan=layouts.plan_copilot,
         no_request="log-no-requests-copilot",
     ),
@@ -269,20 +280,20 @@ AGENTS: tuple[Agent, ...] = (
         "opencode",
         "OpenCode",
         None,
-        at_once(opencode.read_opencode),
-        claims_document=opencode.claims_document,
+        at_once(_of("opencode", "read_opencode")),
+        claims_document=_of("opencode", "claims_document"),
         looks_like=lambda d: isinstance(d, dict) and "sessionID" in d and "modelID" in d,
         missing="has no role and time",
-        claims_database=opencode.claims_database,
-        read_database=opencode.opencode_db_sessions,
+        claims_database=_of("opencode", "claims_database"),
+        read_database=_of("opencode", "opencode_db_sessions"),
         plan=layouts.plan_opencode,
     ),
     Agent(
         "amp",
         "Amp",
         None,
-        at_once(amp.read_amp),
-        claims_document=amp.claims_document,
+        at_once(_of("amp", "read_amp")),
+        claims_document=_of("amp", "claims_document"),
         looks_like=lambda d: isinstance(d, dict) and str(d.get("id", "")).startswith("T-"),
         missing="has neither messages nor a usageLedger",
         plan=layouts.plan_amp,
@@ -292,17 +303,16 @@ AGENTS: tuple[Agent, ...] = (
         "cline",
         "Cline",
         None,
-        at_once(cline.read_cline),
-        claims_document=cline.claims_document,
+        at_once(_of("cline", "read_cline")),
+        claims_document=_of("cline", "claims_document"),
         plan=layouts.plan_cline,
     ),
     Agent(
         "droid",
         "Droid",
-        droid.claims,
-        at_once(droid.read_droid),
-        claims_document=droid.claims_document,
-        totals_only=droid.TOTALS_WHY,
+        _of("droid", "claims"),
+        at_once(_of("droid", "read_droid")),
+        claims_document=_of("droid", "claims_document"),
         looks_like=lambda d: isinstance(d, dict) and "providerLock" in d,
         missing="has no tokenUsage",
         plan=layouts.plan_droid,
@@ -312,9 +322,8 @@ AGENTS: tuple[Agent, ...] = (
         "Goose",
         None,
         _no_lines,
-        claims_database=goose.claims_database,
-        read_database=goose.read_goose_db,
-        totals_only=goose.TOTALS_WHY,
+        claims_database=_of("goose", "claims_database"),
+        read_database=_of("goose", "read_goose_db"),
         plan=layouts.plan_goose,
         no_bill=_GOOSE_NO_BILL,
     ),
@@ -331,17 +340,18 @@ _BY_KEY = {a.key: a for a in AGENTS}
 
 
 #: The file each agent names its database, as it lays its data folder out
-#: (replay.logs.folder): a damaged one is refused naming its agent.
+#: (replay.logs.folder): a damaged one is refused naming its agent. Patterns as texts,
+#: compiled by ``re`` when a damaged database is first named (not at every start-up).
 _DATABASE_FILES = (
-    (re.compile(r"opencode(-[^/]*)?\.db"), "OpenCode"),
-    (re.compile(r"sessions\.db"), "Goose"),
-    (re.compile(r"session-store\.db"), "Copilot CLI"),
+    (r"opencode(-[^/]*)?\.db", "OpenCode"),
+    (r"sessions\.db", "Goose"),
+    (r"session-store\.db", "Copilot CLI"),
 )
 
 
 def database_agent(file_name: str) -> str | None:
     """The agent whose database's file is named ``file_name`` (its last part), or None."""
-    return next((name for rule, name in _DATABASE_FILES if rule.fullmatch(file_name)), None)
+    return next((name for rule, name in _DATABASE_FILES if re.fullmatch(rule, file_name)), None)
 
 
 def agent(key: str) -> Agent | None:

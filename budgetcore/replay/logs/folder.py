@@ -116,7 +116,8 @@ def plan_folder(paths: Sequence[str]) -> FolderPlan:
     return FolderPlan(tuple(sessions), tuple(sorted(not_read)))
 
 
-_SESSION_ID = re.compile(rb'"sessionId"\s*:\s*"([0-9A-Za-z-]{1,100})"')
+#: Compiled by ``re`` when files are first picked one by one, not at every start-up.
+_SESSION_ID = rb'"sessionId"\s*:\s*"([0-9A-Za-z-]{1,100})"'
 
 
 def picked_subagents(files: Mapping[str, bytes]) -> dict[str, str]:
@@ -130,7 +131,7 @@ def picked_subagents(files: Mapping[str, bytes]) -> dict[str, str]:
     for name in sorted(flat):
         if not (name.startswith("agent-") and name.endswith(".jsonl")):
             continue
-        found = _SESSION_ID.search(files[name][:65_536])
+        found = re.search(_SESSION_ID, files[name][:65_536])
         owner = None if found is None else stems.get(found.group(1).decode())
         if owner is not None and owner != name:
             del out[name]

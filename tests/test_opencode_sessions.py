@@ -1,0 +1,86 @@
+"""An opencode.db's sessions and series by the session ids as written: text, a child's
+text, an integer, a blob of a root's bytes, a real, an id no session row names; on a
+table with a rowid (keys sorted, data fetched by rowid) and on one without (sorted
+whole). A series is "main" where ``str`` of its id is its root's, else
+``subagent:<str of the id>``. Pinned as the keys' query changed (docs/performance.md,
+issue 40's twelfth round); an integer id and a text of the same digits are left out:
+each of their messages is read twice today (both join both roots' rows)."""
+
+from __future__ import annotations
+
+import json
+import sqlite3
+
+import pytest
+
+from budgetcore.replay.logs import opencode
+
+EXPECTED = [
+    (
+        "o.db#root",
+        [("main", 2), ("subagent:child", 1), ("subagent:b'root'", 1), ("subagent:grand", 1)],
+    ),
+    ("o.db#7", [("main", 1)]),
+    ("o.db#7.5", [("main", 1)]),
+    ("o.db#orphan", [("main", 1)]),
+]
+
+
+def _request(n: int) -> str:
+    return json.dumps(
+        {
+            "role": "assistant",
+            "time": {"created": n},
+            "modelID": "claude-sonnet-4-5",
+            "providerID": "anthropic",
+            "tokens": {"input": 100 + n, "output": 10, "cache": {"read": 0, "write": 0}},
+        }
+    )
+
+
+@pytest.mark.parametrize("without_rowid", [False, True])
+def test_each_message_is_in_its_root_s_session_and_series_by_its_id_as_written(
+    without_rowid: bool,
+) -> None:
+    db = sqlite3.connect(":memory:")
+    db.execute("CREATE TABLE session (id, parent_id)")
+    tail = " WITHOUT ROWID" if without_rowid else ""
+    db.execute(
+        "CREATE TABLE message (id TEXT PRIMARY KEY, session_id, time_created INTEGER,"
+        f" data TEXT){tail}"
+    )
+    db.executemany(
+        "INSERT INTO session VALUES (?, ?)",
+        [("root", None), ("child", "root"), (7, None), ("grand", "child")],
+    )
+    ids: list[object] = ["root", "child", 7, b"root", "grand", "root", 7.5, "orphan"]
+    for n, sid in enumerate(ids):
+        db.execute("INSERT INTO message VALUES (?, ?, ?, ?)", (f"m{n}", sid, n, _request(n)))
+    logs = opencode.read_opencode_db(db, "o.db")
+    assert [(log.name, [(s.name, len(s.requests)) for s in log.series]) for log in logs] == (
+        EXPECTED
+    )
+
+
+@pytest.mark.parametrize("gap", [False, True])
+def test_each_message_s_data_is_its_own_whatever_its_rowid_s_place(gap: bool) -> None:
+    # Written in the reverse of their time order, so the keys (by time) come in the
+    # reverse of the rowids; with a gap in the rowids, the data is fetched by rowid, else
+    # by its place in the range (replay.logs.opencode._one_table).
+    db = sqlite3.connect(":memory:")
+    db.execute("CREATE TABLE session (id TEXT PRIMARY KEY, parent_id TEXT)")
+    db.execute(
+        "CREATE TABLE message (id TEXT PRIMARY KEY, session_id TEXT, time_created INTEGER,"
+        " data TEXT)"
+    )
+    db.execute("INSERT INTO session VALUES ('s', NULL)")
+    for n in range(40):
+        rowid = 1 + n + (100 if gap and n >= 20 else 0)
+        db.execute(
+            "INSERT INTO message (rowid, id, session_id, time_created, data)"
+            " VALUES (?, ?, 's', ?, ?)",
+            (rowid, f"m{n:02d}", 1000 - n, _request(1000 - n)),
+        )
+    (log,) = opencode.read_opencode_db(db, "o.db")
+    (series,) = log.series
+    assert [r.input for r in series.requests] == [100 + t for t in range(961, 1001)]
