@@ -42,3 +42,27 @@ def test_one_readable_session_makes_the_folder_a_total_again(tmp_path: Path) -> 
     result = run_cli(["replay", "--log", str(folder), "--usage", "--format", "jsonl"])
     assert result.code == 0, result.err
     assert '"sessions_read": 1' in result.out
+
+
+def test_an_empty_folder_names_every_file_ending_and_agent_the_table_reads(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """It said "holds no .jsonl file", where OpenCode's and Goose's .db, Gemini CLI's,
+    Amp's and Cline's .json and Codex's .jsonl.zst are read too. (The folder is named
+    short: a rule is cut past 240 characters, and a long path takes its end.)"""
+    from budgetcore.replay.logs.agents import AGENTS  # noqa: PLC0415
+
+    (tmp_path / "empty").mkdir()
+    monkeypatch.chdir(tmp_path)
+    result = run_cli(["replay", "--log", "empty"])
+    assert (result.code, result.out) == (2, "")
+    assert "holds no file to read: sessions are .jsonl files and .jsonl.zst (Codex CLI), " in (
+        result.err
+    )
+    assert ".db (Copilot CLI, OpenCode, Goose)" in result.err
+    for agent in AGENTS:  # each in the table says where its sessions are
+        assert agent.files, agent.key
+        endings = {f.rsplit("/", 1)[-1].split(".", 1)[1] for f in agent.files}
+        assert endings <= {"jsonl", "jsonl.zst", "json", "db", "settings.json", "messages.json"}
+        if endings - {"jsonl"}:
+            assert agent.name in result.err, agent.key

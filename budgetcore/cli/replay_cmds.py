@@ -400,9 +400,15 @@ def some_read(runs: list[Any]) -> list[Any]:
 def no_session(folder: Any, root: str) -> Problem:
     """A folder with no session to read: empty, or only files no agent writes (a
     Gemini ``logs.json``, an ``opencode export`` document), which are named rather than
-    called missing ("holds no .jsonl file" said nothing of them)."""
+    called missing ("holds no .jsonl file" said nothing of them). An empty one names
+    what would have been read, from the table of agents (``Agent.files``): it said
+    "holds no .jsonl file" of a folder where a .db or .json file is read too."""
     if not folder.not_read:
-        return Problem.coded("log", "folder-no-jsonl", folder=shown_name(root))
+        from budgetcore.replay.logs.agents import other_suffixes  # noqa: PLC0415
+
+        return Problem.coded(
+            "log", "folder-no-jsonl", folder=shown_name(root), others=other_suffixes()
+        )
     return Problem.coded(
         "log",
         "folder-no-session",
