@@ -40,7 +40,7 @@ def test_a_text_that_is_not_utf8_in_any_column_is_no_internal_error(
         db = sqlite3.connect(path)
         try:
             db.execute(
-                f"UPDATE \"{table}\" SET \"{column}\" = CAST(x'7b22ff22' AS TEXT) "
+                f'UPDATE "{table}" SET "{column}" = CAST(x\'7b22ff22\' AS TEXT) '
                 f'WHERE rowid = (SELECT MIN(rowid) FROM "{table}")'
             )
             db.commit()
