@@ -58,3 +58,36 @@ def test_a_text_that_is_not_utf8_in_any_column_is_no_internal_error(
             assert "internal error" not in result.err, (table, column, result.err)
             if "UTF-8" in result.err:
                 assert "cannot use (Could not decode to UTF-8 column" in result.err
+
+
+@pytest.mark.parametrize("fixture", DATABASES)
+def test_a_schema_whose_text_is_not_utf8_is_refused_as_damaged(
+    tmp_path: Path, fixture: str
+) -> None:
+    """SQLite's message about a damaged schema quotes it; a quote that is not UTF-8 is
+    raised by Python's sqlite3 as a UnicodeDecodeError, no SQLite error: the shell's
+    read-only open and the table list let it through (exit 1)."""
+    folder = tmp_path / "d"
+    folder.mkdir()
+    path = folder / (LOGS / fixture).name
+    shutil.copy(LOGS / fixture, path)
+    db = sqlite3.connect(path)
+    try:
+        # A first table whose name is not UTF-8 and whose SQL is cut: SQLite calls the
+        # schema malformed and quotes the name.
+        db.execute("PRAGMA writable_schema=ON")
+        db.execute(
+            "UPDATE sqlite_master SET name = CAST(x'ff61' AS TEXT), sql = 'CREATE TABLE' "
+            "WHERE rowid = (SELECT MIN(rowid) FROM sqlite_master WHERE type = 'table')"
+        )
+        db.commit()
+    finally:
+        db.close()
+    for argv in (
+        ["replay", "--log", str(path), "--format", "table"],
+        ["replay", "--log", str(folder), "--usage", "--format", "jsonl"],
+        ["tune", "--log", str(path), "--format", "jsonl"],
+    ):
+        result = run_cli(argv)
+        assert result.code in (0, 2), (argv[0], result.err)
+        assert "internal error" not in result.err, result.err

@@ -575,7 +575,10 @@ def _read_only(path: str) -> Any:
         return None
     try:
         db.execute("SELECT count(*) FROM sqlite_master").fetchone()
-    except sqlite3.Error:
+    except (sqlite3.Error, UnicodeDecodeError):
+        # SQLite's message about a damaged schema quotes it, and a quote that is not
+        # UTF-8 is raised as a decode error (an internal error before: the bad-input
+        # walk of issue 40); its bytes are read, and refused as damaged.
         db.close()
         return None
     return db
