@@ -17,6 +17,7 @@ from budgetcore.replay.output import write_sessions
 from budgetcore.ui.replay.backtest import as_run_html
 from budgetcore.ui.replay.logs import _usage
 from tests.ccusage import run_ccusage
+from tests.helpers import run_cli
 from tests.log_hostile_helpers import LOGS, damaged
 
 _CLAUDE = "claude/01-plain-2.1/projects/-home-user-proj/11111111-1111-4111-8111-111111111111.jsonl"
@@ -116,3 +117,14 @@ def test_a_session_read_whole_says_nothing_of_the_kind() -> None:
     assert run.measured.unread == 0
     assert "unread_billing_lines" not in json.dumps(_jsonl(run))
     assert "incomplete" not in _table(run)
+
+
+def test_tune_s_backtest_line_and_json_say_it_too(tmp_path: Path) -> None:
+    path = tmp_path / "s.jsonl"
+    path.write_bytes(_cut(_CLAUDE, 7, '"usage"'))
+    table = run_cli(["tune", "--log", str(path), "--format", "table"])
+    assert table.code == 0, table.err
+    assert "The measured cost may be incomplete: 1 line could not be read" in table.out
+    jsonl = run_cli(["tune", "--log", str(path), "--format", "jsonl"])
+    (as_run,) = json.loads(jsonl.out.splitlines()[-1])["summary"]["as_run"]
+    assert as_run["unread_billing_lines"] == 1

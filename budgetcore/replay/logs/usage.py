@@ -30,6 +30,7 @@ __all__ = [
     "ModelUsage",
     "billed_elsewhere",
     "cost_by_kind",
+    "incomplete_text",
     "measured_once",
     "measured_usage",
     "merge_usage",
@@ -86,6 +87,18 @@ def _logged_cost_text(m: ModelUsage | MeasuredUsage, cost: str, lang: str) -> st
     return t(key, lang, cost=cost, requests=requests)
 
 
+def incomplete_text(unread: int, lang: str) -> str:
+    """The one sentence that says a measured cost may be incomplete (``unread``
+    malformed lines may have carried a bill: MeasuredUsage.unread), "" when nothing
+    says so: every output that shows the measured cost (the tables, the backtest
+    lines, the page) says it with it."""
+    if not unread:
+        return ""
+    from budgetcore.messages import count, t  # noqa: PLC0415 - the one catalogue
+
+    return t("replay.logs.incomplete", lang, lines=count("count.line", unread, lang))
+
+
 def _partly_priced(m: ModelUsage | MeasuredUsage) -> bool:
     """Whether an unknown cost has a priced part, said "at least" its known cost. Where
     the requests are counted, some of them are priced; where a part kept totals only
@@ -128,14 +141,9 @@ class MeasuredUsage:
         return _logged_cost_text(self, cost, lang)
 
     def incomplete_text(self, lang: str) -> str:
-        """The one sentence that says the measured cost may be incomplete (:attr:`unread`
-        lines could not be read), "" when nothing says so: every output that shows the
-        measured cost (the table, the backtest line, the page) says it with it."""
-        if not self.unread:
-            return ""
-        from budgetcore.messages import count, t  # noqa: PLC0415 - the one catalogue
-
-        return t("replay.logs.incomplete", lang, lines=count("count.line", self.unread, lang))
+        """The one sentence that says the measured cost may be incomplete
+        (:func:`incomplete_text` of :attr:`unread`)."""
+        return incomplete_text(self.unread, lang)
 
     def cost_mark(self, cost: str, lang: str) -> str:
         """``cost`` (this usage's cost as the caller shows it) marked as possibly
