@@ -775,7 +775,7 @@ def test_a_claude_code_file_s_model_gets_the_window_claude_code_gives_it(
     assert "window W      1,000,000 tokens (Claude Code's 1M-context window" in one_m.out
 
 
-#: (runtime, the parse its file goes through in runtimes.check, a file naming a model)
+#: (runtime, the parse its file goes through in runtimes.own_file, a file naming a model)
 ONE_PARSE = [
     ("codex", "read_toml", 'model = "gpt-5-codex"\nmodel_auto_compact_token_limit = 200000\n'),
     ("pi", "read_json", '{"defaultModel": "claude-sonnet-4-5", "compaction": {"enabled": true}}'),
@@ -791,16 +791,16 @@ def test_a_runtime_file_is_parsed_once_for_its_model_and_its_settings(
 ) -> None:
     """``check --runtime`` read the file twice, once for the model it names
     (``file_model``) and once for its settings; the page's import did the same."""
-    from budgetcore.runtimes import check  # noqa: PLC0415
+    from budgetcore.runtimes import own_file  # noqa: PLC0415
 
     calls: list[str] = []
-    real = getattr(check, parser)
+    real = getattr(own_file, parser)
 
     def counted(*args: Any, **kwargs: Any) -> Any:
         calls.append(parser)
         return real(*args, **kwargs)
 
-    monkeypatch.setattr(check, parser, counted)
+    monkeypatch.setattr(own_file, parser, counted)
     path = tmp_path / "config"
     path.write_text(text, "utf-8")
     result = run_cli(["check", "--runtime", runtime, str(path)])
