@@ -764,7 +764,7 @@ def test_a_folder_of_only_other_files_names_them_and_one_file_is_said_in_the_sin
             "(first: tmp/abcd/logs.json)" in result.err
         ), result.err
     (tmp_path / "empty").mkdir()
-    assert "holds no .jsonl file" in run_cli(["replay", "--log", str(tmp_path / "empty")]).err
+    assert "holds no file to read" in run_cli(["replay", "--log", str(tmp_path / "empty")]).err
     folder = tmp_path / "pi"
     shutil.copytree(LOGS / "pi" / "basic", folder)
     (folder / "notes.txt").write_text("x\n", "utf-8")

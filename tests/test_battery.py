@@ -346,7 +346,7 @@ def test_every_input_ends_cleanly(slot: str, content: bytes | str, tmp_path: Pat
     elif content == "/dev/zero":
         assert "is larger than its limit of" in result.err
     if content == "<dir>" and kind == "log":
-        assert "holds no .jsonl file" in result.err  # a folder of sessions, here empty
+        assert "holds no file to read" in result.err  # a folder of sessions, here empty
     elif content in ("<dir>", "<missing>", "<notdir>", "/proc/self/mem"):
         assert "cannot be read" in result.err
 

@@ -7,6 +7,7 @@ from __future__ import annotations
 
 import io
 import json
+import shutil
 from decimal import Decimal
 from pathlib import Path
 from typing import Any
@@ -444,9 +445,13 @@ def test_a_file_with_no_request_says_where_its_agent_writes_the_counts(
 def test_a_copilot_session_without_shutdown_says_copilot_writes_its_counts_there() -> None:
     folder = LOGS / "copilot" / "events-open"
     result = run_cli(["replay", "--log", str(folder), "--usage", "--format", "jsonl"])
-    assert result.code == 0, result.err
-    (unread,) = json.loads(result.out.strip().splitlines()[-1])["total"]["sessions_unreadable"]
-    assert unread["problems"][1] == (
+    # Its one session not read: refused as the file alone is (exit 2, the file named).
+    assert (result.code, result.out) == (2, "")
+    assert "events.jsonl: log has no usable request in this Copilot CLI file" in result.err
+    (path,) = folder.rglob("events.jsonl")
+    with pytest.raises(ScenarioError) as info:
+        read_session([(path.name, path.read_bytes())])
+    assert str(info.value.problems[1]) == (
         "log has no session.shutdown with model metrics nor OpenTelemetry record with "
         "usage: Copilot CLI writes a session's token counts only there, its shutdown as "
         "the CLI exits (a session still open, or left with /new, has none)"
@@ -475,7 +480,7 @@ def test_a_kimi_code_alias_is_priced_by_its_model_id_and_its_messages_are_named(
         assert measured.cost == Decimal("0.010655")
 
 
-def test_the_output_of_pi_json_mode_says_it_is_no_session() -> None:
+def test_the_output_of_pi_json_mode_says_it_is_no_session(tmp_path: Path) -> None:
     """``pi --mode json``'s standard output, saved among pi's sessions (a Go runner's
     pi adapter tests, held out in round 9), was "no usable request in this pi file"
     with its message_end, turn_end and agent_end events counted as entries: its three
@@ -492,6 +497,13 @@ def test_the_output_of_pi_json_mode_says_it_is_no_session() -> None:
         read_session([(header.name, header.read_bytes())])
     assert [p.code for p in info.value.problems] == ["log-no-requests"]
     out = run_cli(["replay", "--log", str(path.parents[1]), "--usage", "--format", "jsonl"])
+    # A folder of it alone is refused as the file alone is: exit 2, nothing on stdout.
+    assert (out.code, out.out) == (2, "")
+    assert "is the output of pi --mode json" in out.err
+    # Beside a session that is read, it is a session not read that may have cost.
+    shutil.copytree(LOGS / "pi" / "basic", tmp_path, dirs_exist_ok=True)
+    shutil.copy(path, tmp_path / path.name)
+    out = run_cli(["replay", "--log", str(tmp_path), "--usage", "--format", "jsonl"])
     total = json.loads(out.out.strip().splitlines()[-1])["total"]
     (unread,) = total["sessions_unreadable"]
     assert unread["problems"][0].startswith("log is the output of pi --mode json")

@@ -773,3 +773,37 @@ def test_a_claude_code_file_s_model_gets_the_window_claude_code_gives_it(
     one_m = _check("claude-code", "{}", "--model", "claude-sonnet-4[1m]", tmp=tmp_path)
     assert one_m.code == 0, one_m.err
     assert "window W      1,000,000 tokens (Claude Code's 1M-context window" in one_m.out
+
+
+#: (runtime, the parse its file goes through in runtimes.own_file, a file naming a model)
+ONE_PARSE = [
+    ("codex", "read_toml", 'model = "gpt-5-codex"\nmodel_auto_compact_token_limit = 200000\n'),
+    ("pi", "read_json", '{"defaultModel": "claude-sonnet-4-5", "compaction": {"enabled": true}}'),
+    ("claude-code", "read_env", "ANTHROPIC_MODEL=claude-sonnet-4-5\nDISABLE_AUTO_COMPACT=0\n"),
+    ("goose", "read_yaml_flat", "GOOSE_MODEL: gpt-5\nGOOSE_AUTO_COMPACT_THRESHOLD: 0.8\n"),
+    ("kimi-cli", "read_toml", KIMI_DOCS_EXAMPLE),
+]
+
+
+@pytest.mark.parametrize(("runtime", "parser", "text"), ONE_PARSE)
+def test_a_runtime_file_is_parsed_once_for_its_model_and_its_settings(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, runtime: str, parser: str, text: str
+) -> None:
+    """``check --runtime`` read the file twice, once for the model it names
+    (``file_model``) and once for its settings; the page's import did the same."""
+    from budgetcore.runtimes import own_file  # noqa: PLC0415
+
+    calls: list[str] = []
+    real = getattr(own_file, parser)
+
+    def counted(*args: Any, **kwargs: Any) -> Any:
+        calls.append(parser)
+        return real(*args, **kwargs)
+
+    monkeypatch.setattr(own_file, parser, counted)
+    path = tmp_path / "config"
+    path.write_text(text, "utf-8")
+    result = run_cli(["check", "--runtime", runtime, str(path)])
+    assert result.code == 0, result.err
+    assert calls == [parser]
+    assert "the file's" in result.out + result.err  # its model was read, from that parse

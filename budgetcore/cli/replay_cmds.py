@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import argparse
 import contextlib
+import dataclasses
 import os
 import stat
 import sys
@@ -337,13 +338,14 @@ def _log_runs(args: argparse.Namespace, scenario: Scenario | None) -> tuple[list
     if args.log == "-" and _stdin_is_database():
         # A database on standard input: each of its sessions is a row, as from its file.
         settings = ("", fmt, scenario, options, replay_it)
-        return billed_once_runs(_whole_database(_database_runs("-", "-", settings), "-")), True
+        runs = _whole_database(_database_runs("-", "-", settings), "-")
+        return billed_once_runs(some_read(runs)), True
     if not os.path.isdir(args.log) and args.log != "-" and _is_database(args.log):
         # A database holds many sessions: each is a row, as in a folder.
         settings = (os.path.dirname(args.log), fmt, scenario, options, replay_it)
         name = os.path.basename(args.log)
         runs = _whole_database(_session_runs(settings, (name, [name])), name)
-        return billed_once_runs(runs), True
+        return billed_once_runs(some_read(runs)), True
     if not os.path.isdir(args.log):
         log = read_log_shown(args.log, fmt)
         run = _paused_run(
@@ -373,18 +375,40 @@ def _log_runs(args: argparse.Namespace, scenario: Scenario | None) -> tuple[list
         progress.close()
     if not runs:
         raise ScenarioError([no_session(folder, root)])
-    runs = billed_once_runs(runs)
     if folder.not_read:
         print(not_read_note(folder.not_read), file=sys.stderr)
-    return runs, True
+    return billed_once_runs(some_read(runs)), True
+
+
+def some_read(runs: list[Any]) -> list[Any]:
+    """The sessions of a folder or a database, or its refusal (exit 2, each session's
+    problems named by it, as ``tune`` names them) when not one could be read: a file
+    alone that cannot be read exits 2, and a folder of such files exited 0 with a total
+    of nothing read (docs/cli.md, "Exit codes")."""
+    if any(r.log is not None for r in runs):
+        return runs
+    raise ScenarioError(
+        [
+            dataclasses.replace(p, path=f"{r.name}: {p.path}") if r.name else p
+            for r in runs
+            for p in r.error
+        ]
+        or [Problem.coded("sessions", "no-session")]
+    )
 
 
 def no_session(folder: Any, root: str) -> Problem:
     """A folder with no session to read: empty, or only files no agent writes (a
     Gemini ``logs.json``, an ``opencode export`` document), which are named rather than
-    called missing ("holds no .jsonl file" said nothing of them)."""
+    called missing ("holds no .jsonl file" said nothing of them). An empty one names
+    what would have been read, from the table of agents (``Agent.files``): it said
+    "holds no .jsonl file" of a folder where a .db or .json file is read too."""
     if not folder.not_read:
-        return Problem.coded("log", "folder-no-jsonl", folder=shown_name(root))
+        from budgetcore.replay.logs.agents import other_suffixes  # noqa: PLC0415
+
+        return Problem.coded(
+            "log", "folder-no-jsonl", folder=shown_name(root), others=other_suffixes()
+        )
     return Problem.coded(
         "log",
         "folder-no-session",
@@ -551,7 +575,10 @@ def _read_only(path: str) -> Any:
         return None
     try:
         db.execute("SELECT count(*) FROM sqlite_master").fetchone()
-    except sqlite3.Error:
+    except (sqlite3.Error, UnicodeDecodeError):
+        # SQLite's message about a damaged schema quotes it, and a quote that is not
+        # UTF-8 is raised as a decode error (an internal error before: the bad-input
+        # walk of issue 40); its bytes are read, and refused as damaged.
         db.close()
         return None
     return db

@@ -243,6 +243,8 @@ def _measured(m: MeasuredUsage, write: Write) -> None:
             "usage (Cline's deleted_api_reqs, subagent_usage): billed, counted as no "
             "request, not replayed.\n"
         )
+    if m.unread:  # the page's sentence (MeasuredUsage.incomplete_text)
+        write(f"  {m.incomplete_text('en')}\n")
 
 
 def _session(run: SessionRun, write: Write) -> None:
@@ -322,7 +324,8 @@ def _session(run: SessionRun, write: Write) -> None:
                 "figures below as the model's, not the session's.\n"
             )
         write(
-            f"This session cost {money_text(run.measured.cost)} as logged; with K {k:,} "
+            f"This session cost {run.measured.cost_mark(money_text(run.measured.cost), 'en')}"
+            f" as logged; with K {k:,} "
             f"and S {cap:,} the model says {money_text(s.cost)}"
             + (
                 ""
@@ -415,7 +418,9 @@ def write_table(runs: Sequence[SessionRun], write: Write, *, folder: bool) -> No
         lines = sum(f.lines for f in r.log.ledger)
         turns = "—" if r.result is None else f"{r.result.summary.turns:,}"
         modelled = "—" if r.result is None else money_text(r.result.summary.cost)
-        measured = "—" if r.measured is None else money_text(r.measured.cost)
+        measured = (
+            "—" if r.measured is None else r.measured.cost_mark(money_text(r.measured.cost), "en")
+        )
         reqs = "—" if r.measured is None else _requests_text(r.measured.requests)
         rows.append([r.name, f"{lines:,}", reqs, turns, measured, modelled])
     for r in runs:  # not replayed: its lines where it was read to its end
@@ -448,5 +453,6 @@ def write_table(runs: Sequence[SessionRun], write: Write, *, folder: bool) -> No
             cost = money_text(m.cost)
             if m.cost is None and m.known_cost:
                 cost = f"unknown (≥ {money_text(m.known_cost)})"
+            cost = m.cost_mark(cost, "en")
             rows.append([name, f"{n:,}", _requests_text(m.requests), cost])
         _grid(["agent", "sessions", "requests", "measured cost"], rows, write)

@@ -13,7 +13,7 @@ from budgetcore.core.scenario import Scenario
 from budgetcore.errors import Problem, ScenarioError
 from budgetcore.inputs.text import decode_utf8
 from budgetcore.runtimes import Profile, profile
-from budgetcore.runtimes.check import check_runtime
+from budgetcore.runtimes.check import RuntimeFile, check_runtime, parse_file
 from budgetcore.runtimes.export import Model, Reviewed, export_as_dict, export_runtime
 from budgetcore.runtimes.syntax import decimal_text, dumps_json
 from budgetcore.units import counted, format_int
@@ -197,7 +197,7 @@ def _value_text(value: object) -> str:
 
 
 def _read_for(
-    p: Profile, text: str, args: argparse.Namespace, model: Model
+    p: Profile, text: RuntimeFile, args: argparse.Namespace, model: Model
 ) -> tuple[Model, list[str], tuple[str, str] | None]:
     """The model the file is read for, by the one precedence rule the page's import
     keeps too (``runtimes.check.read_for``: --model, the scenario's named model, the
@@ -256,7 +256,8 @@ def cmd_check_runtime(args: argparse.Namespace) -> int:
     scenario, model = scenario_and_model(args, scenario_required=False, runtime=p.name)
     where = "standard input" if args.config == "-" else shown_name(args.config)
     try:
-        text = decode_utf8(read_input(args.config, "config"), "config")
+        # Parsed once: the model the file names and its settings are read from one parse.
+        text = parse_file(p.name, decode_utf8(read_input(args.config, "config"), "config"))
         model, said, named = _read_for(p, text, args, model)
         result = check_runtime(
             p.name,

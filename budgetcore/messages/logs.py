@@ -362,6 +362,14 @@ MESSAGES: dict[str, tuple[str, str]] = {
         "The log's own cost on {requests} sums to {cost} (shown beside ours, never used for it).",
         "日志在 {requests}上自带的费用合计 {cost}(仅作对照,不参与我们的计算)。",
     ),
+    # The measured cost of a session with malformed lines that may have carried a bill
+    # (MeasuredUsage.unread, docs/replay.md "Malformed lines and the measured cost"):
+    # said wherever that cost is. {lines} is count("count.line").
+    "replay.logs.incomplete": (
+        "The measured cost may be incomplete: {lines} could not be read and may have carried a bill (malformed, in the ledger); it counts none of them.",
+        "实测花费可能不完整:有 {lines}无法读取,可能带有计费(格式错误,见台账);花费未计入它们。",
+    ),
+    "replay.logs.cost-incomplete": ("{cost} (may be incomplete)", "{cost}(可能不完整)"),
     "replay.logs.not-read": (
         "Files of the import that are not session logs, not read: {n} (first: {first}).",
         "导入中有 {n} 个文件不是会话日志,未读取(第一个:{first})。",

@@ -801,9 +801,11 @@ MESSAGES: dict[str, tuple[str, str]] = {
         "{where} folder holds more than {limit} files",
         "{where} 文件夹中的文件超过 {limit} 个",
     ),
+    # {others}: the table of agents' Agent.files (agents.other_suffixes), endings and
+    # agents' names in every language.
     "core.folder-no-jsonl": (
-        "{where} folder {folder} holds no .jsonl file",
-        "{where} 文件夹 {folder} 中没有 .jsonl 文件",
+        "{where} folder {folder} holds no file to read: sessions are .jsonl files and {others}",
+        "{where} 文件夹 {folder} 中没有可读取的文件:会话是 .jsonl 文件以及 {others}",
     ),
     "core.folder-no-session": (
         "{where} folder {folder} holds no session log of an agent we read; files not read: "

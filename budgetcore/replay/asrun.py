@@ -199,10 +199,14 @@ class AsRun:
     # The trigger rule as catalogue sentences where it is a variant of the profile's
     # (() where :attr:`trigger_rule` is the profile's own, or has no catalogue line).
     trigger_rule_parts: RuleParts = ()
+    # The log's malformed lines that may have carried a bill (ParsedLog.unread_bills):
+    # the measured cost counts none of them, and says it may be incomplete.
+    unread: int = 0
 
     @property
     def measured(self) -> MeasuredUsage:
-        return merge_usage(s.measured for s in self.series)
+        merged = merge_usage(s.measured for s in self.series)
+        return replace(merged, unread=self.unread) if self.unread else merged
 
     @property
     def modelled(self) -> MeasuredUsage:
@@ -269,6 +273,8 @@ class AsRun:
             "measured": self.measured.usage.as_dict(),
             "modelled": self.modelled.usage.as_dict(),
             "measured_cost": _money(self.measured_cost),
+            # Only where the log has such lines: every other output keeps its keys.
+            **({"unread_billing_lines": self.unread} if self.unread else {}),
             "modelled_cost": _money(self.modelled_cost),
             "ratio": None if self.ratio is None else str(self.ratio),
             "within_5_percent": self.trusted,
@@ -294,6 +300,9 @@ class AsRun:
             # The page's sentence, word for word (its one home is the catalogue).
             tokens = f"{self.summed_left_out:,}"
             line += ". " + t("asrun.summed-left-out", "en", tokens=tokens)
+        incomplete = self.measured.incomplete_text("en")
+        if incomplete:
+            line += ". " + incomplete
         return line
 
 
@@ -821,6 +830,7 @@ def as_run(
         served_by=log.gateway,
         version=log.version,
         cache_caveat=runtime.caveat,
+        unread=log.unread_bills,
     )
 
 

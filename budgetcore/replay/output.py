@@ -213,11 +213,19 @@ def total_dict(runs: Sequence[SessionRun]) -> dict[str, Any]:
                 "requests": m.requests,
                 "cost": _money(m.cost),
                 "known_cost": _money(m.known_cost),
+                **_unread(m.unread),
             }
             for key, n, m in agent_totals(runs)
         ],
         "as_run": _as_run_total([r.as_run for r in ok if r.as_run is not None]),
     }
+
+
+def _unread(lines: int) -> dict[str, int]:
+    """The malformed lines that may have carried a bill, where there are any (the
+    measured cost beside it may be incomplete: MeasuredUsage.unread); every other
+    output keeps its keys."""
+    return {"unread_billing_lines": lines} if lines else {}
 
 
 def _as_run_total(parts: Sequence[AsRun]) -> dict[str, Any] | None:
@@ -234,6 +242,7 @@ def _as_run_total(parts: Sequence[AsRun]) -> dict[str, Any] | None:
         "sessions": len(parts),
         "requests": measured.requests,
         "measured_cost": _money(measured.cost),
+        **_unread(measured.unread),
         "modelled_cost": _money(modelled.cost),
         "ratio": None if ratio is None else str(ratio),
         "within_5_percent": None if ratio is None else abs(ratio) <= Decimal("0.05"),

@@ -18,6 +18,7 @@ from budgetcore.errors import NonFinite, Problem, ScenarioError
 from budgetcore.runtimes import profile
 from budgetcore.runtimes.libraries import ANTHROPIC_MIN_TRIGGER
 from budgetcore.runtimes.model import Profile, Value
+from budgetcore.runtimes.own_file import RuntimeFile, file_model, parse_file
 from budgetcore.runtimes.profiles import (
     claude_code_model_window,
     claude_code_window,
@@ -25,11 +26,7 @@ from budgetcore.runtimes.profiles import (
 )
 from budgetcore.runtimes.syntax import (
     NotLiteral,
-    read_env,
-    read_json,
     read_python_call,
-    read_toml,
-    read_yaml_flat,
 )
 
 if TYPE_CHECKING:
@@ -40,9 +37,11 @@ __all__ = [
     "NamedWindow",
     "ReadFor",
     "RuntimeCheck",
+    "RuntimeFile",
     "check_runtime",
     "file_model",
     "named_window",
+    "parse_file",
     "read_for",
     "read_settings",
     "runtime_window",
@@ -189,9 +188,9 @@ def _walk(
 # ---------------------------------------------------------------- per runtime
 
 
-def _claude(r: _Reader, text: str, model: str | None) -> None:
-    if text.lstrip().startswith("{"):
-        doc = _object(r, read_json(text, r.what, comments=False, runtime=r.title), "")
+def _claude(r: _Reader, f: RuntimeFile, model: str | None) -> None:
+    if f.text.lstrip().startswith("{"):
+        doc = _object(r, f.document(), "")
         env = doc.get("env", {})
         env = _object(r, env, "env") if "env" in doc else {}
         r.ignored.extend(
@@ -223,7 +222,7 @@ def _claude(r: _Reader, text: str, model: str | None) -> None:
             r.flag("autoCompactEnabled", "autoCompactEnabled", doc["autoCompactEnabled"])
         where = "env."
     else:
-        env = read_env(text, r.what)
+        env = f.document()
         where = ""
     for key, raw in env.items():
         if key == "CLAUDE_AUTOCOMPACT_PCT_OVERRIDE":
@@ -242,8 +241,8 @@ def _claude(r: _Reader, text: str, model: str | None) -> None:
             r.ignored.append(where + key)
 
 
-def _codex(r: _Reader, text: str, model: str | None) -> None:
-    doc = read_toml(text, r.what)
+def _codex(r: _Reader, f: RuntimeFile, model: str | None) -> None:
+    doc = f.document()
 
     def limit(key: str, raw: object) -> None:
         r.tokens(key, key, raw, -(2**63), 2**63 - 1)
@@ -314,8 +313,8 @@ def _model_entry(
     return None
 
 
-def _opencode(r: _Reader, text: str, model: str | None) -> None:
-    doc = _object(r, read_json(text, r.what, comments=True), "")
+def _opencode(r: _Reader, f: RuntimeFile, model: str | None) -> None:
+    doc = _object(r, f.document(), "")
     _walk(
         r,
         doc,
@@ -346,12 +345,12 @@ def _opencode(r: _Reader, text: str, model: str | None) -> None:
                 r.tokens(f"limit.{name}", f"{base}.{name}", limit[name], low)
 
 
-def _pi(r: _Reader, text: str, model: str | None) -> None:
+def _pi(r: _Reader, f: RuntimeFile, model: str | None) -> None:
     # Token values are non-negative integers, 0 accepted ("reserveTokens: 0 leaves no
     # response margin"); compaction.modelOverrides, keyed by the exact provider/modelId,
     # wins per token setting (badlogic/pi-mono packages/coding-agent/docs/settings.md
     # @02c721866b, "Per-model compaction overrides").
-    doc = _object(r, read_json(text, r.what, comments=False, runtime=r.title), "")
+    doc = _object(r, f.document(), "")
     _walk(
         r,
         doc,
@@ -388,8 +387,8 @@ def _pi(r: _Reader, text: str, model: str | None) -> None:
     r.notes.append(f"{path} applies to {model}: its token settings win over compaction's")
 
 
-def _gemini(r: _Reader, text: str, model: str | None) -> None:
-    doc = _object(r, read_json(text, r.what, comments=True), "")
+def _gemini(r: _Reader, f: RuntimeFile, model: str | None) -> None:
+    doc = _object(r, f.document(), "")
     _walk(
         r,
         doc,
@@ -410,8 +409,8 @@ def _gemini(r: _Reader, text: str, model: str | None) -> None:
             )
 
 
-def _qwen(r: _Reader, text: str, model: str | None) -> None:
-    doc = _object(r, read_json(text, r.what, comments=True), "")
+def _qwen(r: _Reader, f: RuntimeFile, model: str | None) -> None:
+    doc = _object(r, f.document(), "")
 
     def threshold(key: str, raw: object) -> None:
         _qwen_threshold(r, key, raw)
@@ -452,15 +451,10 @@ def _qwen_threshold(r: _Reader, key: str, raw: object) -> None:
         r.notes.append(f"{key} = {value}: Qwen Code clamps it to 1")
 
 
-def _kimi(r: _Reader, text: str, model: str | None) -> None:
+def _kimi(r: _Reader, f: RuntimeFile, model: str | None) -> None:
     # config.toml, or JSON (--config-file by extension, --config tries JSON first):
     # MoonshotAI/kimi-cli docs/en/configuration/config-files.md
-    json_like = text.lstrip().startswith("{")
-    doc = (
-        _object(r, read_json(text, r.what, comments=False, runtime=r.title), "")
-        if json_like
-        else read_toml(text, r.what)
-    )
+    doc = _object(r, f.document(), "") if f.text.lstrip().startswith("{") else f.document()
     _walk(
         r,
         doc,
@@ -487,26 +481,14 @@ def _kimi(r: _Reader, text: str, model: str | None) -> None:
             )
 
 
-def _cline(r: _Reader, text: str, model: str | None) -> None:
-    doc = _object(r, read_json(text, r.what, comments=False, runtime=r.title), "")
+def _cline(r: _Reader, f: RuntimeFile, model: str | None) -> None:
+    doc = _object(r, f.document(), "")
     _walk(r, doc, {"useAutoCondense": lambda k, v: r.flag(k, k, v)})
 
 
-def _env_like(text: str) -> bool:
-    """Whether a Goose file is shell-style KEY=value lines (else YAML): every line that
-    is not blank or a comment has an ``=`` before any ``:``."""
-    lines = [x.strip() for x in text.split("\n") if x.strip() and not x.strip().startswith("#")]
-    return bool(lines) and all("=" in x and ":" not in x.split("=", 1)[0] for x in lines)
-
-
-def _goose(r: _Reader, text: str, model: str | None) -> None:
-    env_like = _env_like(text)
-    values: Mapping[str, object]
-    if text.lstrip().startswith("{"):
-        # JSON is YAML (a flow mapping): Goose would read its top-level keys.
-        values = _object(r, read_json(text, r.what, comments=False, runtime=r.title), "")
-    else:
-        values = read_env(text, r.what) if env_like else read_yaml_flat(text, r.what)
+def _goose(r: _Reader, f: RuntimeFile, model: str | None) -> None:
+    json_like = f.text.lstrip().startswith("{")
+    values: Mapping[str, object] = _object(r, f.document(), "") if json_like else f.document()
     for key, raw in values.items():
         if key == "GOOSE_AUTO_COMPACT_THRESHOLD":
             r.number(key, key, raw, Decimal(-(10**9)), Decimal(10**9), open_low=False)
@@ -554,8 +536,8 @@ def _call_or_defaults(
     return {}
 
 
-def _langchain(r: _Reader, text: str, model: str | None) -> None:
-    _summarization(r, text, "the middleware is not used: nothing summarises")
+def _langchain(r: _Reader, f: RuntimeFile, model: str | None) -> None:
+    _summarization(r, f.text, "the middleware is not used: nothing summarises")
 
 
 def _summarization(r: _Reader, text: str, defaults: str) -> None:
@@ -589,15 +571,15 @@ def _summarization(r: _Reader, text: str, defaults: str) -> None:
             r.ignored.append(key)
 
 
-def _deepagents(r: _Reader, text: str, model: str | None) -> None:
+def _deepagents(r: _Reader, f: RuntimeFile, model: str | None) -> None:
     # An agent built with create_deep_agent and no middleware of its own runs the default
     # summarization: ("fraction", 0.85) of the model's max input.
-    _summarization(r, text, "Deep Agents' defaults apply")
+    _summarization(r, f.text, "Deep Agents' defaults apply")
 
 
-def _openai_agents(r: _Reader, text: str, model: str | None) -> None:
+def _openai_agents(r: _Reader, f: RuntimeFile, model: str | None) -> None:
     kwargs = _call_or_defaults(
-        r, text, ("ModelSettings",), "no server-side compaction is configured"
+        r, f.text, ("ModelSettings",), "no server-side compaction is configured"
     )
     for key in kwargs:
         if key != "context_management":
@@ -625,12 +607,13 @@ def _openai_agents(r: _Reader, text: str, model: str | None) -> None:
             )
 
 
-def _anthropic(r: _Reader, text: str, model: str | None) -> None:
-    if text.lstrip().startswith(("{", "[")):
-        doc = _object(r, read_json(text, r.what, comments=False, runtime=r.title), "")
+def _anthropic(r: _Reader, f: RuntimeFile, model: str | None) -> None:
+    if f.text.lstrip().startswith(("{", "[")):
+        doc = _object(r, f.document(), "")
     else:
-        # SDK code: client.beta.messages.create(..., context_management={...})
-        doc = read_python_call(text, r.what, ("create", "stream", "count_tokens"))
+        # SDK code: client.beta.messages.create(..., context_management={...}); a copy,
+        # as the file's model is read from the same document.
+        doc = dict(f.document())
         for key, value in list(doc.items()):
             if isinstance(value, tuple):  # a list literal reads as a tuple
                 doc[key] = list(value)
@@ -665,14 +648,14 @@ def _anthropic(r: _Reader, text: str, model: str | None) -> None:
     r.notes.append("no compact_20260112 edit: the API does not compact this conversation")
 
 
-def _article(r: _Reader, text: str, model: str | None) -> None:
+def _article(r: _Reader, f: RuntimeFile, model: str | None) -> None:
     from budgetcore.scenario.overrides import parse_config  # noqa: PLC0415
 
-    for key, value in parse_config(text.encode("utf-8")).items():
+    for key, value in parse_config(f.text.encode("utf-8")).items():
         r.settings[key] = value  # type: ignore[assignment]
 
 
-_READERS: dict[str, Callable[[_Reader, str, str | None], None]] = {
+_READERS: dict[str, Callable[[_Reader, RuntimeFile, str | None], None]] = {
     "article": _article,
     "claude-code": _claude,
     "codex": _codex,
@@ -688,116 +671,6 @@ _READERS: dict[str, Callable[[_Reader, str, str | None], None]] = {
     "openai-agents": _openai_agents,
     "anthropic-api": _anthropic,
 }
-
-
-def _string_at(doc: object, path: tuple[str, ...]) -> str | None:
-    for part in path:
-        doc = doc.get(part) if isinstance(doc, dict) else None
-    return doc.strip() if isinstance(doc, str) and doc.strip() else None
-
-
-def _toml(text: str) -> object:
-    return read_toml(text, "config")
-
-
-def _json(text: str) -> object:
-    return read_json(text, "config", comments=False)
-
-
-def _jsonc(text: str) -> object:
-    return read_json(text, "config", comments=True)
-
-
-def _claude_doc(text: str) -> object:
-    # ANTHROPIC_MODEL wins over settings.json's model (Claude Code's model configuration:
-    # /model, then --model, then ANTHROPIC_MODEL, then the settings file's model).
-    if not text.lstrip().startswith("{"):
-        return {"env": read_env(text, "config")}
-    return _json(text)
-
-
-def _goose_doc(text: str) -> object:
-    if text.lstrip().startswith("{"):
-        return _json(text)
-    return read_env(text, "config") if _env_like(text) else read_yaml_flat(text, "config")
-
-
-def _anthropic_doc(text: str) -> object:
-    if text.lstrip().startswith(("{", "[")):
-        return _json(text)
-    return read_python_call(text, "config", ("create", "stream", "count_tokens"))
-
-
-def _kimi_doc(text: str) -> object:
-    # config.toml, or JSON (as _kimi reads it). default_model names a key of [models]
-    # (Config's validator: "Default model {x} not found in models"), and that entry's
-    # model is the name sent to the provider: MoonshotAI/kimi-cli src/kimi_cli/config.py
-    # @4a550effdfcb29a25a5d325bf935296cc50cd417 (Config.default_model, LLMModel.model;
-    # docs/en/configuration/config-files.md at the same commit). The entry is read as
-    # the path models.<default_model>.model, as the file spells it.
-    doc = _json(text) if text.lstrip().startswith("{") else _toml(text)
-    if not isinstance(doc, dict):
-        return doc
-    default = doc.get("default_model")
-    models = doc.get("models")
-    entry = models.get(default) if isinstance(models, dict) and isinstance(default, str) else None
-    if isinstance(entry, dict) and isinstance(entry.get("model"), str):
-        return {f"models.{default}.model": entry["model"]}
-    return {"default_model": default}  # no such entry (Kimi CLI refuses the file), or none
-
-
-#: Where a runtime's own file names the model it runs, as the runtime reads it: how to
-#: read the file, then the keys that may name it, the first found winning. Runtimes
-#: absent here name none in the file the page reads (Cline's state; LangChain's and Deep
-#: Agents' ``model=`` is the summariser's; the OpenAI Agents SDK's ModelSettings has
-#: none).
-_MODEL_KEYS: dict[str, tuple[Callable[[str], object], tuple[tuple[str, ...], ...]]] = {
-    # codex-rs config: the top-level model (a [profiles.x] model applies with --profile)
-    "codex": (_toml, (("model",),)),
-    "claude-code": (_claude_doc, (("env", "ANTHROPIC_MODEL"), ("model",))),
-    # opencode.json's model is "provider/model", in its providers' ids
-    "opencode": (_jsonc, (("model",),)),
-    # pi's settings.json: defaultModel beside defaultProvider (badlogic/pi-mono
-    # packages/coding-agent/src/core/settings-manager.ts@02c721866b, Settings)
-    "pi": (_json, (("defaultModel",),)),
-    # Gemini CLI's settings.json: model.name (docs/get-started/configuration.md)
-    "gemini-cli": (_jsonc, (("model", "name"),)),
-    "goose": (_goose_doc, (("GOOSE_MODEL",),)),
-    # Qwen Code's settings.json: model.name, "The model to use for conversations."
-    # (QwenLM/qwen-code packages/cli/src/config/settingsSchema.ts
-    # @2e4531140b52798b0dede8cf7b21f78ed950bb58), JSONC as _qwen reads it
-    "qwen-code": (_jsonc, (("model", "name"),)),
-    "kimi-cli": (_kimi_doc, ()),  # no fixed key: the reader finds it (its one entry)
-    "anthropic-api": (_anthropic_doc, (("model",),)),  # the Messages API request's model
-}
-
-
-def file_model(runtime: str, text: str) -> tuple[str, str] | None:
-    """The model a runtime's own file names (the key as the file spells it, the name as
-    written), or None: the file names none, the runtime's file has no such key, or the
-    file cannot be read (:func:`check_runtime` says why)."""
-    known = _MODEL_KEYS.get(profile(runtime).name)
-    if known is None:
-        return None
-    read, paths = known
-    try:
-        doc = read(text)
-    except ScenarioError:
-        return None
-    if not paths and isinstance(doc, dict):
-        # A reader that finds the key itself (Kimi CLI's indirection): its one entry.
-        ((where, name),) = doc.items()
-        named = name.strip() if isinstance(name, str) else ""
-        return (where, named) if named else None
-    for path in paths:
-        name = _string_at(doc, path)
-        if name is not None:
-            where = ".".join(path)
-            # The shell's export lines name the variable alone, as the file spells it.
-            return (
-                path[-1] if not text.lstrip().startswith("{") and path[0] == "env" else where
-            ), name
-    return None
 
 
 @dataclass(frozen=True, slots=True, kw_only=True)
@@ -874,7 +747,7 @@ class ReadFor:
 
 def read_for(
     runtime: str,
-    text: str,
+    text: str | RuntimeFile,
     *,
     flag: bool,
     scenario: bool,
@@ -893,13 +766,14 @@ def read_for(
 
 
 def read_settings(
-    runtime: str, text: str, model: str | None = None, what: str = "config"
+    runtime: str, text: str | RuntimeFile, model: str | None = None, what: str = "config"
 ) -> tuple[dict[str, Value], tuple[str, ...], tuple[str, ...]]:
-    """(settings, ignored keys, notes) of a runtime's file; ScenarioError with every
-    problem. ``model`` picks a per-model entry where the file has them."""
+    """(settings, ignored keys, notes) of a runtime's file (or the file as
+    :func:`parse_file` read it); ScenarioError with every problem. ``model`` picks a
+    per-model entry where the file has them."""
     p = profile(runtime)
     r = _Reader(what, p.title, strings=p.name not in ("codex", "pi"))
-    _READERS[p.name](r, text, model)
+    _READERS[p.name](r, parse_file(p.name, text, what), model)
     r.done()
     return r.settings, tuple(r.ignored), tuple(r.notes)
 
@@ -938,7 +812,7 @@ def runtime_window(
 
 def check_runtime(
     runtime: str,
-    text: str,
+    text: str | RuntimeFile,
     *,
     window: int,
     output: int,

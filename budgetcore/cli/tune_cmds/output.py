@@ -211,8 +211,10 @@ def summary_dict(result: TuneResult) -> dict[str, Any]:
                 "ratio": ratio,
                 "within_5_percent": trusted,
                 "baseline_caveat": caveat or None,
+                # Only where the log has such lines (MeasuredUsage.unread), as replay's.
+                **({"unread_billing_lines": unread} if unread else {}),
             }
-            for name, measured, modelled, ratio, trusted, caveat in result.backtests
+            for name, measured, modelled, ratio, trusted, caveat, unread in result.backtests
         ],
     }
 

@@ -73,7 +73,7 @@ class Done:
 #: A log session's backtest as plain values (sent back from a worker): its name, the
 #: measured and modelled cost, their ratio (exact decimal text), whether within 5 % and
 #: why it is no baseline whatever its error ("" when nothing says so: AsRun.caveat).
-Backtest = tuple[str, "str | None", "str | None", "str | None", "bool | None", str]
+Backtest = tuple[str, "str | None", "str | None", "str | None", "bool | None", str, int]
 
 
 def work(task: Task, job: Job) -> Done:
@@ -128,6 +128,7 @@ def work(task: Task, job: Job) -> Done:
                     None if run.ratio is None else str(run.ratio),
                     run.trusted,
                     run.caveat,
+                    run.unread,
                 )
                 turns, options = log_replay_inputs(log, run, turns, options)
                 from budgetcore.tune.whatif import Baseline  # noqa: PLC0415

@@ -19,7 +19,7 @@ def _as_run_lines(result: TuneResult) -> list[str]:
     from budgetcore.units import money_text  # noqa: PLC0415
 
     out = []
-    for name, measured, modelled, ratio, trusted, caveat in result.backtests:
+    for name, measured, modelled, ratio, trusted, caveat, unread in result.backtests:
         m = None if measured is None else Decimal(measured)
         p = None if modelled is None else Decimal(modelled)
         r = None if ratio is None else Decimal(ratio)
@@ -30,6 +30,10 @@ def _as_run_lines(result: TuneResult) -> list[str]:
             if trusted
             else "  (not within 5 %: every figure below is the model's)"
         )
+        if unread:  # replay's sentence
+            from budgetcore.replay.logs.usage import incomplete_text  # noqa: PLC0415
+
+            warn += f"  {incomplete_text(unread, 'en')}"
         out.append(
             f"As run: {name}: measured {money_text(m)}, modelled {money_text(p)} "
             f"({ratio_text(r)}){warn}"

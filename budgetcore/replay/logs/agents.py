@@ -33,6 +33,7 @@ __all__ = [
     "costs_nothing",
     "database_agent",
     "names",
+    "other_suffixes",
 ]
 
 #: How a session is read: its files (main file first), each a binary line source, to
@@ -98,6 +99,10 @@ class Agent:
     # usage on such a record, and it stands for no model call (costs_nothing). A kind
     # not listed is taken as one that may (the safe side).
     no_bill: frozenset[str] = frozenset()
+    # The files of its data folder that hold its sessions, as its planner (``plan``)
+    # takes them, or as any other JSON Lines file is read: what a folder without a
+    # session is told it lacked (:func:`folder_layouts`).
+    files: tuple[str, ...] = ()
 
 
 def _read_claude(files: Sequence[tuple[str, LineSource]]) -> Steps[ParsedLog]:
@@ -214,6 +219,7 @@ AGENTS: tuple[Agent, ...] = (
         plan=layouts.plan_codex,
         no_request="log-no-requests-codex",
         no_bill=_CODEX_NO_BILL,
+        files=("YYYY/MM/DD/rollout-*.jsonl", "YYYY/MM/DD/rollout-*.jsonl.zst"),
     ),
     Agent(
         "pi",
@@ -222,6 +228,7 @@ AGENTS: tuple[Agent, ...] = (
         _of("pi", "read_pi"),
         no_request_of=_of("pi", "no_request_of"),
         no_bill=_PI_NO_BILL,
+        files=("--<cwd>--/<time>_<uuid>.jsonl",),
     ),
     Agent(
         "gemini-cli",
@@ -240,6 +247,7 @@ AGENTS: tuple[Agent, ...] = (
         plan=layouts.plan_gemini,
         no_request="log-no-requests-gemini",
         no_bill=_GEMINI_NO_BILL,
+        files=("<project>/chats/session-*.jsonl", "<project>/chats/session-*.json"),
     ),
     Agent(
         "qwen-code",
@@ -247,6 +255,7 @@ AGENTS: tuple[Agent, ...] = (
         _of("qwen", "claims"),
         _of("qwen", "read_qwen"),
         no_bill=_QWEN_NO_BILL,
+        files=("<project>/chats/<session>.jsonl",),
     ),
     Agent(
         "kimi-cli",
@@ -260,6 +269,7 @@ AGENTS: tuple[Agent, ...] = (
         missing="is its context (context.jsonl): the usage is in the wire.jsonl beside it",
         plan=layouts.plan_kimi,
         no_request="log-no-requests-kimi",
+        files=("<hash>/<session>/wire.jsonl",),
     ),
     Agent(
         "copilot-cli",
@@ -275,6 +285,7 @@ AGENTS: tuple[Agent, ...] = (
         read_database=_of("copilot", "read_session_store"),
         plan=layouts.plan_copilot,
         no_request="log-no-requests-copilot",
+        files=("session-store.db", "session-state/<id>/events.jsonl", "otel/*.jsonl"),
     ),
     Agent(
         "opencode",
@@ -287,6 +298,7 @@ AGENTS: tuple[Agent, ...] = (
         claims_database=_of("opencode", "claims_database"),
         read_database=_of("opencode", "opencode_db_sessions"),
         plan=layouts.plan_opencode,
+        files=("opencode.db", "storage/message/<session>/<message>.json"),
     ),
     Agent(
         "amp",
@@ -298,6 +310,7 @@ AGENTS: tuple[Agent, ...] = (
         missing="has neither messages nor a usageLedger",
         plan=layouts.plan_amp,
         no_bill=_AMP_NO_BILL,
+        files=("threads/T-<uuid>.json",),
     ),
     Agent(
         "cline",
@@ -306,6 +319,7 @@ AGENTS: tuple[Agent, ...] = (
         at_once(_of("cline", "read_cline")),
         claims_document=_of("cline", "claims_document"),
         plan=layouts.plan_cline,
+        files=("sessions/<id>/<id>.messages.json", "tasks/<task>/ui_messages.json"),
     ),
     Agent(
         "droid",
@@ -316,6 +330,7 @@ AGENTS: tuple[Agent, ...] = (
         looks_like=lambda d: isinstance(d, dict) and "providerLock" in d,
         missing="has no tokenUsage",
         plan=layouts.plan_droid,
+        files=("<id>.settings.json",),
     ),
     Agent(
         "goose",
@@ -326,6 +341,7 @@ AGENTS: tuple[Agent, ...] = (
         read_database=_of("goose", "read_goose_db"),
         plan=layouts.plan_goose,
         no_bill=_GOOSE_NO_BILL,
+        files=("sessions/sessions.db",),
     ),
     Agent(
         "claude-code",
@@ -334,6 +350,7 @@ AGENTS: tuple[Agent, ...] = (
         _read_claude,
         plan=layouts.plan_claude,
         no_bill=_CLAUDE_NO_BILL,
+        files=("<project>/<session>.jsonl",),
     ),
 )
 _BY_KEY = {a.key: a for a in AGENTS}
@@ -361,6 +378,27 @@ def agent(key: str) -> Agent | None:
 def names() -> str:
     """Every agent we read, for messages: "Claude Code, Codex CLI, pi, ..."."""
     return ", ".join(a.name for a in AGENTS)
+
+
+def _suffix(path: str) -> str:
+    name = path.rsplit("/", 1)[-1]
+    return ".jsonl.zst" if name.endswith(".jsonl.zst") else "." + name.rsplit(".", 1)[1]
+
+
+def other_suffixes() -> str:
+    """The endings other than ``.jsonl`` (any ``.jsonl`` file is read as a session of
+    its own, folder.plan_folder) of the files a folder's sessions are read from, each
+    with its agents (:attr:`Agent.files`): ".jsonl.zst (Codex CLI), .json (Gemini
+    CLI, ...), .db (...)", for the message of a folder with nothing to read."""
+    found: dict[str, list[str]] = {}
+    for a in AGENTS:
+        for f in a.files:
+            names = found.setdefault(_suffix(f), [])
+            if a.name not in names:
+                names.append(a.name)
+    found.pop(".jsonl", None)
+    order = sorted(found, key=lambda k: (-len(k), k))
+    return ", ".join(f"{k} ({', '.join(found[k])})" for k in order)
 
 
 def costs_nothing(log: ParsedLog) -> bool:

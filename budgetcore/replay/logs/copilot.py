@@ -516,18 +516,14 @@ def read_session_store(db: Any, name: str) -> tuple[ParsedLog, ...]:
     from budgetcore.replay.logs.tally import sqlite  # noqa: PLC0415
 
     sqlite3 = sqlite()
+
+    def unusable(exc: Exception) -> ScenarioError:
+        return ScenarioError([Problem.coded("log", "log-sqlite-unreadable-copilot", why=str(exc))])
+
     try:
         rows = db.execute(_STORE_QUERY)
     except sqlite3.Error as exc:
-        raise ScenarioError(
-            [
-                Problem.coded(
-                    "log",
-                    "log-sqlite-unreadable-copilot",
-                    why=str(exc),
-                )
-            ]
-        ) from None
+        raise unusable(exc) from None
     out: list[ParsedLog] = []
     tally: Tally | None = None
     current: object = None
@@ -584,6 +580,10 @@ def read_session_store(db: Any, name: str) -> tuple[ParsedLog, ...]:
         if tally is not None:
             tally.requests_of("main", pending)
             out.append(tally.session(f"{name}#{current}"))
+    except sqlite3.Error as exc:
+        # Met as the rows are fetched: a text that is not UTF-8 in a damaged store
+        # ("Could not decode to UTF-8 column 'model'") was an internal error.
+        raise unusable(exc) from None
     finally:
         rows.close()
     return tuple(out)

@@ -30,6 +30,7 @@ if TYPE_CHECKING:
 
 __all__ = [
     "ABSENT",
+    "FOREIGN_LINES",
     "FORMATS",
     "SUMMARY_SERIES",
     "FileLedger",
@@ -318,6 +319,10 @@ def summary_series(of: str) -> str:
     return SUMMARY_SERIES + of
 
 
+#: The malformed lines' codes that cannot be one of this session's bills: a line of
+#: another agent's format inside the file (ParsedLog.unread_bills).
+FOREIGN_LINES = frozenset({"log-line-codex-in-claude", "log-line-claude-in-codex"})
+
 _MODEL_OF = itemgetter(5)  # LogRequest.model
 
 
@@ -398,6 +403,15 @@ class ParsedLog:
             return None
         top = max(counts.values())
         return next(m for m, n in counts.items() if n == top)  # a Counter keeps first-seen order
+
+    @property
+    def unread_bills(self) -> int:
+        """The malformed lines that may have carried a bill (docs/replay.md, "Malformed
+        lines and the measured cost"): every one but a line of another agent's format.
+        A line is malformed at its first fault, so what it was is known only as far as
+        it was read: a torn line, a byte that is not UTF-8 or a count of the wrong type
+        may be a response's. The measured cost counts none of them, and says so."""
+        return sum(1 for p in self.skipped if p.code not in FOREIGN_LINES)
 
     def all_requests(self) -> tuple[LogRequest, ...]:
         """Every request the session billed, each once: every series, abandoned

@@ -41,7 +41,7 @@ from __future__ import annotations
 
 import contextlib
 import functools
-from collections.abc import Iterator, Sequence
+from collections.abc import Callable, Iterator, Sequence
 from decimal import Decimal
 from typing import Any
 
@@ -529,7 +529,7 @@ def opencode_db_sessions(db: Any, name: str) -> Iterator[ParsedLog]:
                 "INSERT INTO roots VALUES (?, ?, ?)",
                 ((str(sid), root(str(sid)), tops[root(str(sid))]) for sid, _f in firsts),
             )
-            chunks = _chunks(db, reads, source)
+            chunks = _guarded(_chunks(db, reads, source), sqlite3.Error, unusable)
         except sqlite3.Error as exc:
             raise unusable(exc) from None
         has_parts = "part" in tables and {"id", "message_id", "data"} <= columns_of("part")
@@ -621,6 +621,18 @@ def _db_parts(db: Any, tally: Tally, number: int, asked: Asked, has_parts: bool)
                 [Problem.coded("log", "log-sqlite-unreadable", why=str(exc))]
             ) from None
     _settle(tally, asked)
+
+
+def _guarded(
+    chunks: Iterator[Any], error: type[Exception], refusal: Callable[[Exception], Exception]
+) -> Iterator[Any]:
+    """``chunks`` with an SQLite error met while they are fetched raised as ``refusal``
+    says (a row's text that is not UTF-8, SQLite's "Could not decode to UTF-8 column
+    'data'", in a damaged file was an internal error: the bad-input walk of issue 40)."""
+    try:
+        yield from chunks
+    except error as exc:
+        raise refusal(exc) from None
 
 
 def _order(columns: set[str]) -> str:

@@ -25,6 +25,7 @@ from budgetcore.replay.logs.usage import (
     measured_once,
     measured_usage,
     merge_usage,
+    with_unread,
 )
 
 if TYPE_CHECKING:
@@ -213,7 +214,7 @@ def totals_measured(
     """The measured usage of a session that keeps per-model totals only: its request
     count is unknown (None: the totals say how many tokens, not in how many requests;
     it read 0), and its cost as :func:`_billed_totals` prices totals."""
-    return _billed_totals(measured_usage(log, resolver), resolver, summed=False)
+    return with_unread(_billed_totals(measured_usage(log, resolver), resolver, summed=False), log)
 
 
 def _billed_totals(
@@ -274,9 +275,9 @@ def summed_measured(
             resolver,
         )
     if not summed:
-        return requests
+        return with_unread(requests, log)
     billed = _billed_totals(measured_usage(summed, resolver), resolver, summed=True)
-    return merge_usage((requests, billed))
+    return with_unread(merge_usage((requests, billed)), log)
 
 
 class _Unread(Protocol):

@@ -774,7 +774,10 @@ def _tables(db: Any) -> frozenset[str]:
         return frozenset()
     try:
         rows = db.execute("SELECT name FROM sqlite_master WHERE type = 'table'").fetchall()
-    except sqlite().Error:
+    except (sqlite().Error, UnicodeDecodeError):
+        # A damaged schema's text that is not UTF-8 raises the latter, not an SQLite
+        # error (an internal error before: the bad-input walk of issue 40): no table
+        # can be read, so the database is refused as damaged.
         return frozenset()
     return frozenset(str(r[0]) for r in rows)
 

@@ -14,7 +14,7 @@ from __future__ import annotations
 
 from collections import Counter
 from collections.abc import Callable, Iterable, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from decimal import Decimal
 from itertools import chain, repeat
 from operator import eq, is_, itemgetter, sub
@@ -30,6 +30,7 @@ __all__ = [
     "ModelUsage",
     "billed_elsewhere",
     "cost_by_kind",
+    "incomplete_text",
     "measured_once",
     "measured_usage",
     "merge_usage",
@@ -37,6 +38,7 @@ __all__ = [
     "split_usage",
     "total_usage",
     "usage_and_kinds",
+    "with_unread",
 ]
 
 
@@ -85,6 +87,18 @@ def _logged_cost_text(m: ModelUsage | MeasuredUsage, cost: str, lang: str) -> st
     return t(key, lang, cost=cost, requests=requests)
 
 
+def incomplete_text(unread: int, lang: str) -> str:
+    """The one sentence that says a measured cost may be incomplete (``unread``
+    malformed lines may have carried a bill: MeasuredUsage.unread), "" when nothing
+    says so: every output that shows the measured cost (the tables, the backtest
+    lines, the page) says it with it."""
+    if not unread:
+        return ""
+    from budgetcore.messages import count, t  # noqa: PLC0415 - the one catalogue
+
+    return t("replay.logs.incomplete", lang, lines=count("count.line", unread, lang))
+
+
 def _partly_priced(m: ModelUsage | MeasuredUsage) -> bool:
     """Whether an unknown cost has a priced part, said "at least" its known cost. Where
     the requests are counted, some of them are priced; where a part kept totals only
@@ -113,6 +127,9 @@ class MeasuredUsage:
     logged_cost: Decimal | None
     logged_requests: int
     summed: int = 0  # of ``usage``, summed-usage messages' tokens (ModelUsage.summed)
+    # Malformed lines of the sessions measured that may have carried a bill
+    # (ParsedLog.unread_bills): the cost counts none of them, so it may be incomplete.
+    unread: int = 0
 
     @property
     def partly_priced(self) -> bool:
@@ -122,6 +139,21 @@ class MeasuredUsage:
     def logged_cost_text(self, cost: str, lang: str) -> str:
         """The sentence of the log's own cost (:func:`_logged_cost_text`)."""
         return _logged_cost_text(self, cost, lang)
+
+    def incomplete_text(self, lang: str) -> str:
+        """The one sentence that says the measured cost may be incomplete
+        (:func:`incomplete_text` of :attr:`unread`)."""
+        return incomplete_text(self.unread, lang)
+
+    def cost_mark(self, cost: str, lang: str) -> str:
+        """``cost`` (this usage's cost as the caller shows it) marked as possibly
+        incomplete where :meth:`incomplete_text` says why: a table's cell or a sentence
+        too short for the whole reason."""
+        if not self.unread:
+            return cost
+        from budgetcore.messages import t  # noqa: PLC0415 - the one catalogue
+
+        return t("replay.logs.cost-incomplete", lang, cost=cost)
 
     def as_dict(self) -> dict[str, object]:
         def money(value: Decimal | None) -> str | None:
@@ -141,6 +173,8 @@ class MeasuredUsage:
             "logged_cost": money(self.logged_cost),
             "logged_cost_requests": self.logged_requests,
             **summed(self),
+            # Only where a session has such lines: every other output keeps its keys.
+            **({"unread_billing_lines": self.unread} if self.unread else {}),
             "models": [
                 {
                     "model": m.model,
@@ -248,9 +282,18 @@ def measured_usage(
     resolver: Callable[[str], Resolution] = resolve,
 ) -> MeasuredUsage:
     """The measured usage of a session's requests (a :class:`ParsedLog`: all of them)."""
-    reqs = requests.all_requests() if isinstance(requests, ParsedLog) else tuple(requests)
-    accs, found = _sums(reqs, resolver)
-    return _usage_of(accs, found)
+    if not isinstance(requests, ParsedLog):
+        accs, found = _sums(tuple(requests), resolver)
+        return _usage_of(accs, found)
+    accs, found = _sums(requests.all_requests(), resolver)
+    return with_unread(_usage_of(accs, found), requests)
+
+
+def with_unread(measured: MeasuredUsage, log: ParsedLog) -> MeasuredUsage:
+    """``measured``, a session's, saying how many of its malformed lines may have
+    carried a bill (:attr:`MeasuredUsage.unread`)."""
+    unread = log.unread_bills
+    return replace(measured, unread=unread) if unread != measured.unread else measured
 
 
 def usage_and_kinds(
@@ -529,7 +572,8 @@ def _money(rows: Sequence[ModelUsage]) -> tuple[Decimal, int, Decimal | None, in
 def merge_usage(parts: Iterable[MeasuredUsage]) -> MeasuredUsage:
     """Several sessions' measured usage as one (a folder's total row)."""
     by_model: dict[str | None, list[ModelUsage]] = {}
-    for part in parts:
+    merged = tuple(parts)
+    for part in merged:
         for m in part.models:
             by_model.setdefault(m.model, []).append(m)
     rows = []
@@ -551,7 +595,7 @@ def merge_usage(parts: Iterable[MeasuredUsage]) -> MeasuredUsage:
             )
         )
     rows.sort(key=lambda m: (-(m.known_cost), m.model or ""))
-    return total_usage(rows)
+    return replace(total_usage(rows), unread=sum(p.unread for p in merged))
 
 
 @dataclass(frozen=True, slots=True)
@@ -656,7 +700,8 @@ def measured_once(
     if elsewhere is None:
         return measured_usage(log, resolver)
     gone = elsewhere.requests
-    return measured_usage([r for r in log.all_requests() if (r.file, r.line) not in gone], resolver)
+    kept = [r for r in log.all_requests() if (r.file, r.line) not in gone]
+    return with_unread(measured_usage(kept, resolver), log)
 
 
 #: The billed kinds of a request, in the order of :class:`~budgetcore.registry.prices.Rates`

@@ -404,7 +404,7 @@ def runtime_import(state: PageState, text: str) -> RuntimeImport:
     runtime's file expects its model back, the sixth walk), else for the page's model.
     A cap the runtime does not have leaves S as it is; never compacting is a problem."""
     from budgetcore.core.plan import plan  # noqa: PLC0415
-    from budgetcore.runtimes.check import check_runtime, read_for  # noqa: PLC0415
+    from budgetcore.runtimes.check import check_runtime, parse_file, read_for  # noqa: PLC0415
     from budgetcore.scenario.export import effective_values  # noqa: PLC0415
     from budgetcore.scenario.overrides import OVERRIDES, apply_overrides  # noqa: PLC0415
     from budgetcore.ui.export.state import contract_changes  # noqa: PLC0415
@@ -414,9 +414,11 @@ def runtime_import(state: PageState, text: str) -> RuntimeImport:
     # main model, then the file's, then the page's contract. The registry not loaded
     # yet: nothing resolves, the page's model is kept and the preview says so.
     registry = state.registry
+    # Parsed once: the model the file names and its settings are read from one parse.
+    parsed = parse_file(state.export_runtime, text)
     chosen = read_for(
         state.export_runtime,
-        text,
+        parsed,
         flag=False,
         scenario=current.main_model_name is not None,
         resolve=None if registry is None else registry.resolve,
@@ -428,7 +430,7 @@ def runtime_import(state: PageState, text: str) -> RuntimeImport:
     try:
         checked = check_runtime(
             state.export_runtime,
-            text,
+            parsed,
             window=model.window,
             output=model.output,
             model=model.name,

@@ -334,6 +334,18 @@ def as_run_html(
             if a.summed_left_out
             else ()
         ),
+        *(
+            (
+                t("msg.sentence-gap", lang),
+                el(
+                    "span",
+                    {"data-unread-billing-lines": a.unread},
+                    a.measured.incomplete_text(lang),
+                ),
+            )
+            if a.unread
+            else ()
+        ),
     )
     unknown = t("asrun.unknown", lang)
     runtime = el(

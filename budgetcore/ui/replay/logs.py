@@ -51,7 +51,7 @@ def _cost_cell(m: MeasuredUsage | None, lang: str) -> Markup:
     text = money(m.cost, lang)
     if m.partly_priced:
         text = t("replay.logs.at-least", lang, cost=money(m.known_cost, lang))
-    return td(label, {"class": "num", "data-value": _exact(m.cost)}, text)
+    return td(label, {"class": "num", "data-value": _exact(m.cost)}, m.cost_mark(text, lang))
 
 
 def _requests(log: ParsedLog) -> tuple[int, int, int]:
@@ -474,6 +474,14 @@ def _usage(m: MeasuredUsage, lang: str) -> Markup:
                 "p",
                 {"class": "note-small", "data-summed-tokens": m.summed},
                 t("replay.logs.summed", lang, tokens=format_int(m.summed)),
+            )
+        )
+    if m.unread:
+        parts.append(
+            el(
+                "p",
+                {"class": "note-small", "data-unread-billing-lines": m.unread},
+                m.incomplete_text(lang),
             )
         )
     return el("div", {"class": "rp-measured"}, *parts)
