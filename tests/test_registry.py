@@ -533,6 +533,22 @@ class TestResolver:
         assert resolve("azure/claude-sonnet-4-5").model is None
         assert resolve("anthropic/gpt-5").model is None
 
+    def test_a_name_is_resolved_once_per_registry_and_setting(self) -> None:
+        """A folder resolves the same name once per session: the second call is the
+        first's value, for the narrowed registry too, and the setting is in the key."""
+        reg = parse_registry(resources.files("budgetcore").joinpath(DATA_FILE).read_bytes())
+        first = reg.resolve("anthropic/claude-sonnet-4.5")
+        assert reg.resolve("anthropic/claude-sonnet-4.5") is first
+        assert reg.within(reg.rows[:1]).resolve("anthropic/claude-sonnet-4.5") is first
+        other = reg.resolve("anthropic/claude-sonnet-4.5", reserves_output=False)
+        assert other.model is not None
+        assert first.model is not None
+        assert (other.model.contract.reserves_output, first.model.contract.reserves_output) == (
+            False,
+            True,
+        )
+        assert reg.resolve("no-such-model") is reg.resolve("no-such-model")
+
     def test_the_alias_table_is_reviewed_data(self) -> None:
         reg = default_registry()
         assert 10 <= len(reg.aliases) <= 100
