@@ -34,6 +34,7 @@ from budgetcore.registry.prices import Prices, PriceTier
 
 __all__ = [
     "DATA_FILE",
+    "RESOLVED_KEPT",
     "Picks",
     "Provenance",
     "Registry",
@@ -330,6 +331,11 @@ class Resolution:
         return self.how == "exact"
 
 
+#: The most names one registry keeps resolved (:meth:`Registry.resolve`): a folder
+#: names a few models, but the page's picker resolves each text typed into it.
+RESOLVED_KEPT = 1_000
+
+
 @dataclass(frozen=True, slots=True)
 class Registry:
     """The parsed data file: provenance and rows, with lookup, search and resolve. Two
@@ -434,7 +440,9 @@ class Registry:
         key = (name, reserves_output)
         hit = self._resolved.get(key)
         if hit is None:
-            hit = self._resolved[key] = self._resolve(name, reserves_output)
+            hit = self._resolve(name, reserves_output)
+            if len(self._resolved) < RESOLVED_KEPT:  # the page resolves what is typed
+                self._resolved[key] = hit
         return hit
 
     def _resolve(self, name: str, reserves_output: bool) -> Resolution:
