@@ -119,6 +119,11 @@ def test_the_lines_format_detection_read_open_the_first_batch() -> None:
     with small_limits(400, 16, 512, None):  # the first line is longer than a piece
         agent, stream = _sniff(io.BytesIO(first + b"".join(rest)))
         assert [n for n, _batch in numbered_batches(stream)] == [1, 2]
+    others = [b'{"x":%d}\n' % i for i in range(3)]  # no agent's: the sniff reads on
+    agent, stream = _sniff(io.BytesIO(b"".join(others) + first + b"".join(rest)))
+    assert agent is not None
+    with small_limits(400, 400, 3, None):  # more sniffed lines than a batch holds
+        assert [n for n, _batch in numbered_batches(stream)] == [1, 2, 3, 4, 5, 8]
 
 
 # ------------------------------------------------------------------ times of a batch

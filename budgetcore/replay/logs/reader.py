@@ -205,12 +205,20 @@ def numbered_batches(stream: LineSource, what: str = "log") -> Iterator[tuple[in
         head, stream = list(stream.head), stream.rest
     readline = stream.readline
     piece = min(PIECE_BYTES, MAX_LINE_BYTES + 1)
+    capped = getattr(stream, "readlines_capped", None)
+    take: Callable[[int, int], list[bytes]] = capped or partial(_capped, readline)
+    # A stream read in steps (the page's import job) asks for batches of about its
+    # step_bytes, so that a step stops within its frame; else as many lines as a batch
+    # takes.
+    step: int = getattr(stream, "step_bytes", 0)
+    count = 16 if step else BATCH_LINES
     # Format detection read these with numbered_lines's size rule. Lines a batch could
-    # have read as they are (each shorter than a piece, none the stream's end) open the
-    # first batch: a small session's file is then one batch, not its sniffed line and
-    # the rest (each batch is a decode and a step; a folder of 2,000 small sessions).
+    # have read as they are (no more than its count, each shorter than a piece, none the
+    # stream's end) open the first batch: a small session's file is then one batch, not
+    # its sniffed line and the rest (each batch is a decode and a step; a folder of
+    # 2,000 small sessions).
     pending: list[bytes] = []
-    if head and all(head) and max(map(len, head)) < piece:
+    if head and len(head) <= count and all(head) and max(map(len, head)) < piece:
         pending = head
     elif head:
         # Else their rules apply a line at a time (the size error after the lines before).
@@ -220,13 +228,6 @@ def numbered_batches(stream: LineSource, what: str = "log") -> Iterator[tuple[in
             number += 1
             line, seen = _finish_line(raw, number, seen, limit, readline, what=what)
             yield number, [line]
-    capped = getattr(stream, "readlines_capped", None)
-    take: Callable[[int, int], list[bytes]] = capped or partial(_capped, readline)
-    # A stream read in steps (the page's import job) asks for batches of about its
-    # step_bytes, so that a step stops within its frame; else as many lines as a batch
-    # takes.
-    step: int = getattr(stream, "step_bytes", 0)
-    count = 16 if step else BATCH_LINES
     while True:
         batch: list[bytes] = take(piece, count - len(pending)) if count > len(pending) else []
         if pending:
