@@ -19,6 +19,11 @@ and placeholder counts.
 
     python scripts/bench_agents.py --runs 3 --sessions 40 --requests 1500
 
+Two standard shapes (``--shape``): ``few-large``, the default, 40 sessions of 1,500
+requests (the readers' cost per byte), and ``many-small``, 2,000 sessions of 50 requests
+(the cost of each session beyond its bytes: a real data folder holds many more, smaller
+sessions). ``--sessions`` and ``--requests`` override either.
+
 ``--baseline DIR`` (another commit's tree, e.g. ``git archive COMMIT budgetcore | tar -x
 -C DIR``) times that budgetcore too, in the same interleaved runs, as "before" rows.
 ``--check`` times nothing: it prints each folder's size, files, sessions and requests, and
@@ -46,6 +51,8 @@ sys.path.insert(0, str(Path(__file__).resolve().parent))
 from bench_logs import CCUSAGE, ROOT, run_once
 
 QWEN_START = datetime(2026, 1, 1, tzinfo=UTC)
+#: The standard folder shapes: (sessions, requests per session).
+SHAPES = {"few-large": (40, 1500), "many-small": (2000, 50)}
 TEXT = "x" * 600  # a message's placeholder text: what a reader must scan past
 
 
@@ -461,8 +468,14 @@ def _check(
 def main() -> None:
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     ap.add_argument("--runs", type=int, default=3)
-    ap.add_argument("--sessions", type=int, default=40)
-    ap.add_argument("--requests", type=int, default=1500, help="per session")
+    ap.add_argument(
+        "--shape",
+        choices=tuple(SHAPES),
+        default="few-large",
+        help="sessions x requests: few-large 40 x 1,500, many-small 2,000 x 50",
+    )
+    ap.add_argument("--sessions", type=int, help="instead of the shape's")
+    ap.add_argument("--requests", type=int, help="per session, instead of the shape's")
     ap.add_argument("--agents", default=",".join(AGENTS))
     ap.add_argument("--baseline", help="another tree's root, timed as 'budgetcore (before)'")
     ap.add_argument(
@@ -472,6 +485,10 @@ def main() -> None:
         "ccusage and budgetcore read from it",
     )
     args = ap.parse_args()
+    sessions, requests = SHAPES[args.shape]
+    args.sessions = sessions if args.sessions is None else args.sessions
+    args.requests = requests if args.requests is None else args.requests
+    print(f"{args.sessions:,} sessions x {args.requests:,} requests each")
     rng = random.Random(40)
     print(f"load average {os.getloadavg()[0]:.1f} at the start")
     with tempfile.TemporaryDirectory() as tmp:

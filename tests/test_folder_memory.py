@@ -24,7 +24,7 @@ from budgetcore.errors import ScenarioError
 from budgetcore.replay.logs import database_sessions, read_database
 from budgetcore.replay.logs.folder import MAX_FOLDER_FILES, plan_folder
 from budgetcore.replay.logs.model import ParsedLog
-from budgetcore.replay.logs.packed import Packed, packed
+from budgetcore.replay.logs.packed import SMALL, Packed, packed
 from budgetcore.replay.logs.session import kept, run_session
 from budgetcore.replay.logs.usage import measured_usage
 from tests.packed_helpers import assert_same
@@ -68,6 +68,24 @@ def test_a_fixture_session_packed_reads_back_as_it_was_read(name: str, log: Pars
     assert_same(log, back)
     assert measured_usage(back) == measured_usage(log)
     assert_same(log, pickle.loads(pickle.dumps(back)))  # a worker process's runs
+
+
+def test_a_session_of_a_few_requests_is_kept_as_it_was_read() -> None:
+    """Below SMALL values a part stays as read, and a log (and its run) with no part
+    worth packing is not copied: a Droid or Goose session's one totals row."""
+    small = [(n, log) for n, log in FIXTURES if 0 < len(log.all_requests()) < SMALL]
+    large = [(n, log) for n, log in FIXTURES if any(len(s.requests) >= SMALL for s in log.series)]
+    assert small
+    assert large
+    for _name, log in small:
+        if len(log.ids) < SMALL and all(len(s.times) < SMALL for s in log.series):
+            assert packed(log) is log
+            run = run_session("s", log, scenario=None, options=None, replay_it=False)
+            assert kept(run) is run
+    for _name, log in large:
+        back = packed(log)
+        assert back is not log
+        assert any(isinstance(s.requests, Packed) for s in back.series)
 
 
 def _bench_db(path: Path, sessions: int, requests: int) -> None:
@@ -123,7 +141,7 @@ def test_a_database_s_sessions_come_one_at_a_time_as_read_whole(tmp_path: Path) 
 def test_a_folder_keeps_each_measured_session_packed_and_its_output_as_before(
     tmp_path: Path,
 ) -> None:
-    _bench_db(tmp_path / "opencode.db", 3, 4)
+    _bench_db(tmp_path / "opencode.db", 3, SMALL)  # fewer are kept as read
     settings = (str(tmp_path), None, None, None, False)  # usage only
     runs = replay_cmds._session_runs(settings, ("opencode.db", ["opencode.db"]))
     assert [r.name for r in runs] == [f"opencode.db#ses_{s}" for s in range(3)]
@@ -152,7 +170,11 @@ class _Quiet:
 
 
 def test_a_replayed_session_is_kept_whole() -> None:
-    name, log = next((n, lg) for n, lg in FIXTURES if lg.format == "claude-code" and lg.series)
+    name, log = next(
+        (n, lg)
+        for n, lg in FIXTURES
+        if lg.format == "claude-code" and lg.series and len(lg.main.requests) >= SMALL
+    )
     run = run_session(name, log, scenario=None, options=None)
     assert run.result is not None
     assert kept(run) is run

@@ -105,6 +105,27 @@ def test_a_batch_reads_no_more_than_a_piece_at_a_time() -> None:
     assert 0 < max(reads) <= 64
 
 
+def test_the_lines_format_detection_read_open_the_first_batch() -> None:
+    """A small session's file is one batch (one decode, one step), its sniffed first
+    line no batch of its own; a sniffed line a batch would not read whole keeps its own."""
+    from budgetcore.replay.logs import _sniff  # noqa: PLC0415
+
+    first = b'{"type":"session_start","id":"s"}\n'
+    rest = [b'{"type":"message","n":%d}\n' % i for i in range(5)]
+    agent, stream = _sniff(io.BytesIO(first + b"".join(rest)))
+    assert agent is not None
+    assert agent.key == "droid"
+    assert list(numbered_batches(stream)) == [(1, [first, *rest])]
+    with small_limits(400, 16, 512, None):  # the first line is longer than a piece
+        agent, stream = _sniff(io.BytesIO(first + b"".join(rest)))
+        assert [n for n, _batch in numbered_batches(stream)] == [1, 2]
+    others = [b'{"x":%d}\n' % i for i in range(3)]  # no agent's: the sniff reads on
+    agent, stream = _sniff(io.BytesIO(b"".join(others) + first + b"".join(rest)))
+    assert agent is not None
+    with small_limits(400, 400, 3, None):  # more sniffed lines than a batch holds
+        assert [n for n, _batch in numbered_batches(stream)] == [1, 2, 3, 4, 5, 8]
+
+
 # ------------------------------------------------------------------ times of a batch
 
 

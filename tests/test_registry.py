@@ -17,12 +17,14 @@ from importlib import resources
 from pathlib import Path
 from types import ModuleType
 from typing import Any
+from unittest.mock import patch
 
 import pytest
 
 from budgetcore.core.contracts import ModelContract
 from budgetcore.core.plan import plan
 from budgetcore.errors import ScenarioError
+from budgetcore.registry import models as registry_models
 from budgetcore.registry.models import (
     DATA_FILE,
     default_registry,
@@ -532,6 +534,33 @@ class TestResolver:
     def test_a_prefix_must_be_the_models_own_provider(self) -> None:
         assert resolve("azure/claude-sonnet-4-5").model is None
         assert resolve("anthropic/gpt-5").model is None
+
+    def test_a_name_is_resolved_once_per_registry_and_setting(self) -> None:
+        """A folder resolves the same name once per session: the second call is the
+        first's value, for the narrowed registry too, and the setting is in the key."""
+        reg = parse_registry(resources.files("budgetcore").joinpath(DATA_FILE).read_bytes())
+        first = reg.resolve("anthropic/claude-sonnet-4.5")
+        assert reg.resolve("anthropic/claude-sonnet-4.5") is first
+        assert reg.within(reg.rows[:1]).resolve("anthropic/claude-sonnet-4.5") is first
+        other = reg.resolve("anthropic/claude-sonnet-4.5", reserves_output=False)
+        assert other.model is not None
+        assert first.model is not None
+        assert (other.model.contract.reserves_output, first.model.contract.reserves_output) == (
+            False,
+            True,
+        )
+        assert reg.resolve("no-such-model") is reg.resolve("no-such-model")
+
+    def test_a_registry_keeps_so_many_names_resolved(self) -> None:
+        """Past RESOLVED_KEPT names a resolution is made each time, as before the memo
+        (the page's picker resolves every text typed into it)."""
+        reg = parse_registry(resources.files("budgetcore").joinpath(DATA_FILE).read_bytes())
+        with patch.object(registry_models, "RESOLVED_KEPT", 1):
+            kept = reg.resolve("claude-sonnet-4-5")
+            assert reg.resolve("claude-sonnet-4-5") is kept
+            again = reg.resolve("gpt-5")
+            assert reg.resolve("gpt-5") is not again
+            assert reg.resolve("gpt-5") == again
 
     def test_the_alias_table_is_reviewed_data(self) -> None:
         reg = default_registry()

@@ -34,6 +34,7 @@ from budgetcore.registry.prices import Prices, PriceTier
 
 __all__ = [
     "DATA_FILE",
+    "RESOLVED_KEPT",
     "Picks",
     "Provenance",
     "Registry",
@@ -333,6 +334,11 @@ class Resolution:
         return self.how == "exact"
 
 
+#: The most names one registry keeps resolved (:meth:`Registry.resolve`): a folder
+#: names a few models, but the page's picker resolves each text typed into it.
+RESOLVED_KEPT = 1_000
+
+
 @dataclass(frozen=True, slots=True)
 class Registry:
     """The parsed data file: provenance and rows, with lookup, search and resolve. Two
@@ -349,6 +355,13 @@ class Registry:
     _search: dict[str, _Keys] = field(default_factory=dict, compare=False, repr=False)
     # The rows a narrowed picker search looks in (:meth:`within`); None: every row.
     _within: tuple[_Row, ...] | None = field(default=None, repr=False)
+    # Each name's resolution by (name, reserves_output), made on its first call: a
+    # folder resolves the same few names once per session, and each resolution builds
+    # its model's prices anew (docs/performance.md, issue 40's per-session round).
+    # Frozen values, so one made once serves every caller; shared with :meth:`within`.
+    _resolved: dict[tuple[str, bool], Resolution] = field(
+        default_factory=dict, compare=False, repr=False
+    )
 
     def __len__(self) -> int:
         return len(self.rows)
@@ -367,7 +380,13 @@ class Registry:
         """The same registry searching only ``rows`` (a narrowed picker search); names
         still resolve against every model."""
         return Registry(
-            self.provenance, self._index, self.aliases, self.providers, self._search, rows
+            self.provenance,
+            self._index,
+            self.aliases,
+            self.providers,
+            self._search,
+            rows,
+            self._resolved,
         )
 
     def _release(self, index: int) -> str:
@@ -421,6 +440,15 @@ class Registry:
 
         No match is ``how="none"`` and no model: no price and no contract, never a guess.
         """
+        key = (name, reserves_output)
+        hit = self._resolved.get(key)
+        if hit is None:
+            hit = self._resolve(name, reserves_output)
+            if len(self._resolved) < RESOLVED_KEPT:  # the page resolves what is typed
+                self._resolved[key] = hit
+        return hit
+
+    def _resolve(self, name: str, reserves_output: bool) -> Resolution:
         index = self._index
 
         def found(

@@ -19,6 +19,7 @@ from __future__ import annotations
 
 import dataclasses
 import marshal
+import operator
 from array import array
 from collections.abc import Callable, Iterator, Sequence
 from operator import itemgetter
@@ -26,7 +27,7 @@ from typing import Any, Generic, TypeVar, cast, overload
 
 from budgetcore.replay.logs.model import LogSeries, ParsedLog, new_request
 
-__all__ = ["Packed", "packed"]
+__all__ = ["SMALL", "Packed", "packed"]
 
 _T = TypeVar("_T")
 _MODEL_OF = itemgetter(5)  # LogRequest.model
@@ -81,10 +82,16 @@ class Packed(Sequence[_T], Generic[_T]):
         return (Packed, (self._blob, self._n, self._build, self._models))
 
 
+#: Fewer values than this are kept as they are: their blob, its :class:`Packed` and
+#: the model column weigh about what a few requests' tuples do, and a session of a few
+#: requests (or of one totals row: Droid, Goose) was copied for nothing.
+SMALL = 8
+
+
 def _pack(items: Sequence[Any], as_tuples: bool, build: Callable[[Any], _T] | None) -> Any:
-    """``items`` as one marshal string, or as they are when empty or when one holds a
-    value marshal cannot write (ValueError)."""
-    if not items:
+    """``items`` as one marshal string, or as they are when fewer than :data:`SMALL` or
+    when one holds a value marshal cannot write (ValueError)."""
+    if len(items) < SMALL:
         return items
     try:
         # marshal writes plain tuples only: a request's NamedTuple is written as its
@@ -106,19 +113,21 @@ def _pack(items: Sequence[Any], as_tuples: bool, build: Callable[[Any], _T] | No
 
 
 def _series(s: LogSeries) -> LogSeries:
-    return dataclasses.replace(
-        s,
-        requests=_pack(s.requests, True, new_request),
-        abandoned=_pack(s.abandoned, True, new_request),
-        times=_pack(s.times, False, None),
-    )
+    """``s`` with its parts packed; ``s`` itself when none of them is."""
+    requests = _pack(s.requests, True, new_request)
+    abandoned = _pack(s.abandoned, True, new_request)
+    times = _pack(s.times, False, None)
+    if requests is s.requests and abandoned is s.abandoned and times is s.times:
+        return s
+    return dataclasses.replace(s, requests=requests, abandoned=abandoned, times=times)
 
 
 def packed(log: ParsedLog) -> ParsedLog:
     """``log`` with each series' requests and times, and its ids, kept as bytes: the
-    same values, read back as they were read (docs/performance.md)."""
-    return dataclasses.replace(
-        log,
-        series=tuple(_series(s) for s in log.series),
-        ids=cast("Sequence[tuple[int, int, str, str]]", _pack(log.ids, True, None)),
-    )
+    same values, read back as they were read (docs/performance.md); ``log`` itself when
+    nothing of it is worth packing (:data:`SMALL`)."""
+    series = tuple(map(_series, log.series))
+    ids = cast("Sequence[tuple[int, int, str, str]]", _pack(log.ids, True, None))
+    if ids is log.ids and all(map(operator.is_, series, log.series)):
+        return log
+    return dataclasses.replace(log, series=series, ids=ids)

@@ -204,15 +204,6 @@ def numbered_batches(stream: LineSource, what: str = "log") -> Iterator[tuple[in
     if isinstance(stream, Replayed):
         head, stream = list(stream.head), stream.rest
     readline = stream.readline
-    if head:
-        # Format detection read these with numbered_lines's size rule: its rules apply,
-        # a line at a time (a few lines; the size error comes after the lines before).
-        for raw in head:
-            if not raw:  # the stream ended within them
-                return
-            number += 1
-            line, seen = _finish_line(raw, number, seen, limit, readline, what=what)
-            yield number, [line]
     piece = min(PIECE_BYTES, MAX_LINE_BYTES + 1)
     capped = getattr(stream, "readlines_capped", None)
     take: Callable[[int, int], list[bytes]] = capped or partial(_capped, readline)
@@ -221,8 +212,27 @@ def numbered_batches(stream: LineSource, what: str = "log") -> Iterator[tuple[in
     # takes.
     step: int = getattr(stream, "step_bytes", 0)
     count = 16 if step else BATCH_LINES
+    # Format detection read these with numbered_lines's size rule. Lines a batch could
+    # have read as they are (no more than its count, each shorter than a piece, none the
+    # stream's end) open the first batch: a small session's file is then one batch, not
+    # its sniffed line and the rest (each batch is a decode and a step; a folder of
+    # 2,000 small sessions).
+    pending: list[bytes] = []
+    if head and len(head) <= count and all(head) and max(map(len, head)) < piece:
+        pending = head
+    elif head:
+        # Else their rules apply a line at a time (the size error after the lines before).
+        for raw in head:
+            if not raw:  # the stream ended within them
+                return
+            number += 1
+            line, seen = _finish_line(raw, number, seen, limit, readline, what=what)
+            yield number, [line]
     while True:
-        batch: list[bytes] = take(piece, count)
+        batch: list[bytes] = take(piece, count - len(pending)) if count > len(pending) else []
+        if pending:
+            batch[:0] = pending
+            pending = []
         if not batch:
             return
         sizes = list(map(len, batch))

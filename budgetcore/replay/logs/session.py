@@ -145,7 +145,8 @@ def kept(run: SessionRun) -> SessionRun:
         return run
     from budgetcore.replay.logs.packed import packed  # noqa: PLC0415
 
-    return dataclasses.replace(run, log=packed(run.log))
+    log = packed(run.log)
+    return run if log is run.log else dataclasses.replace(run, log=log)
 
 
 class _Billed(Protocol):
