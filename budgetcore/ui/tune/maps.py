@@ -456,15 +456,15 @@ def _scale_html(
         items.append(el("li", {"class": f"ch-key tk {band_class(j, edges)}", "data-bin": j}, text))
     if measure in _NO_VALUE and not all(_shown(g, measure, i) for i in range(g.points)):
         items.append(el("li", {"class": "ch-key tk tu"}, t(_NO_VALUE[measure], lang)))
+    money = measure == "cost" and g.priced
+    title = t("tune.scale-money" if money else "tune.scale", lang)
+    bands = t("tune.scale-bands-money" if money else "tune.scale-bands", lang)
     return el(
         "ul",
-        {"class": "ch-legend tune-scale", "aria-label": t("tune.scale", lang)},
-        el(
-            "li",
-            {"class": "tune-scale-title"},
-            t("tune.scale-money" if measure == "cost" and g.priced else "tune.scale", lang),
-        ),
+        {"class": "ch-legend tune-scale", "aria-label": title},
+        el("li", {"class": "tune-scale-title"}, title),
         *items,
+        el("li", {"class": "ch-note tune-scale-note"}, bands),
     )
 
 
@@ -707,11 +707,13 @@ class _Delta:
             items.append(el("li", {"class": f"ch-key tk {_delta_class(b)}", "data-bin": b}, text))
         if any(u is None and i not in self.skip for i, u in enumerate(self.units)):
             items.append(el("li", {"class": "ch-key tk tu"}, t("tune.delta.unknown", lang)))
+        title = t("tune.scale-delta", lang)
         return el(
             "ul",
-            {"class": "ch-legend tune-scale", "aria-label": t("tune.scale", lang)},
-            el("li", {"class": "tune-scale-title"}, t("tune.scale-delta", lang)),
+            {"class": "ch-legend tune-scale", "aria-label": title},
+            el("li", {"class": "tune-scale-title"}, title),
             *items,
+            el("li", {"class": "ch-note tune-scale-note"}, t("tune.scale-delta-bands", lang)),
         )
 
 
