@@ -45,6 +45,7 @@ from budgetcore.ui.events import (
 from budgetcore.ui.form import IssueError
 from budgetcore.ui.markup import escape
 from budgetcore.ui.model import PageState
+from budgetcore.ui.paint import Painted, panel_ops
 from budgetcore.ui.replay.charts import timeline_figure
 from budgetcore.ui.replay.fields import parse_field_text
 from budgetcore.ui.replay.view import ReplayScreen, render_replay
@@ -2031,3 +2032,39 @@ def test_the_cli_table_says_the_logs_own_cost_as_the_page_does() -> None:
     )
     assert f"  {said}\n" in proc.stdout
     assert said == _logged_cost_note(_PI, "en")
+
+
+#: The options a log's backtest sets for its replay (replay.whatif.whatif_options).
+_SET_BY_BACKTEST = ("replay.cache", "replay.stable_prefix")
+
+
+@pytest.mark.parametrize("lang", ["en", "zh"])
+def test_a_logs_backtest_sets_the_cache_and_prefix_and_their_fields_say_so(lang: str) -> None:
+    """The eighth walk of December 2026 (1440 and 390 px, both languages): with a
+    Claude Code log the "Prompt cache on" box stood unticked and the stable prefix at
+    8,000 while the replay read 96,195 tokens from cache over the log's own prefix of
+    17,000; ticking or typing changed nothing, and nothing said why. The two fields are
+    disabled while a log's backtest sets them, and a note says what it set."""
+    state = reduce(reduce(_open(), LanguageChosen(lang)), ReplaySourceChosen("log"))
+    state = reduce(state, ReplayLogsLoaded(_folder(LOGS / "claude" / "27-asrun-backtest")))
+    screen = _screen(state)
+    run = reduce(state, JobStep("replay")).replay.run
+    assert run is not None
+    assert run.options is not None
+    assert run.options.cache is True
+    assert run.options.stable_prefix_tokens == 17_000
+    assert screen.fixed == _SET_BY_BACKTEST
+    note = str(screen.html["replay-options-note"])
+    assert "17,000" in note
+    assert ("cache on" if lang == "en" else "缓存开启") in note
+    ops = panel_ops(reduce(state, JobStep("replay")), Painted(), lambda: 600)[0]
+    disabled = {
+        sel for sel, kind, name, value in ops if (kind, name, value) == ("prop", "disabled", True)
+    }
+    assert disabled == {f'[data-replay-input="{p}"]' for p in _SET_BY_BACKTEST}
+    # Generated turns read both fields again.
+    back = reduce(state, ReplaySourceChosen("generate"))
+    assert _screen(back).fixed == ()
+    assert str(_screen(back).html["replay-options-note"]) == ""
+    ops = panel_ops(reduce(back, JobStep("replay")), Painted(), lambda: 600)[0]
+    assert not [op for op in ops if (op[1], op[2], op[3]) == ("prop", "disabled", True)]

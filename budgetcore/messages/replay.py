@@ -20,6 +20,12 @@ MESSAGES: dict[str, tuple[str, str]] = {
     ),
     "replay.scrub-label": ("Turn shown below", "下方显示的轮次"),
     "replay.options": ("Replay options", "回放选项"),
+    # A log's backtest sets two options (docs/spec.md §17): their fields would otherwise
+    # stand unticked and at 8,000 while the replay used the log's own (the eighth walk).
+    "replay.options.backtest": (
+        "This log's backtest sets the prompt cache and the stable prefix: cache on, stable prefix {prefix} tokens (what the session's first request read). Those two fields apply to generated and pasted turns.",
+        "此日志的回测设定了提示缓存与稳定前缀:缓存开启,稳定前缀 {prefix} tokens(会话第一个请求读取的量)。这两个字段只用于生成的与粘贴的轮次。",
+    ),
     "label.replay.turns": ("Turns", "轮数"),
     "label.replay.seed": ("Seed", "种子"),
     "label.replay.dist": ("Added tokens per turn", "每轮新增 token"),

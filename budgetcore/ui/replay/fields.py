@@ -34,6 +34,7 @@ __all__ = [
     "MAX_PAGE_TURNS",
     "OPTION_PATHS",
     "REPLAY_FIELDS",
+    "SET_BY_BACKTEST",
     "SOURCES",
     "TIMING_PATHS",
     "ReplayField",
@@ -134,6 +135,9 @@ OPTION_PATHS = (
     "replay.stable_prefix",
     "replay.wrapper",
 )
+#: The options a log's backtest sets for its replay (``replay.whatif.whatif_options``):
+#: while it does, their fields are disabled and a note says what it set.
+SET_BY_BACKTEST = ("replay.cache", "replay.stable_prefix")
 #: The background-timing fields (docs/spec.md §15), in the order the panel shows them.
 TIMING_PATHS = (
     "replay.timing",
