@@ -221,6 +221,17 @@ MESSAGES: dict[str, tuple[str, str]] = {
         "{where} is empty: paste or choose {runtime}'s own file: {settings}. To go back to every default, use Reset.",
         "{where}为空:请粘贴或选择 {runtime} 自己的文件:{settings}。要恢复全部默认值,请用“重置”。",
     ),
+    # A runtime's own file imported while the page reads budgetcore's reviewed config
+    # (after Reset, say): its keys are no overrides, and the way to read it is the
+    # runtime picker (the eighth walk).
+    "core.import-runtime-file": (
+        "{where} reads as {runtime}'s own file, not budgetcore's reviewed config: choose {runtime} under Runtime, then import it again.",
+        "{where}看起来是 {runtime} 自己的文件,而不是 budgetcore 的审阅配置:请在“运行时”中选择 {runtime},再重新导入。",
+    ),
+    "core.import-runtime-file-either": (
+        "{where} reads as {runtime}'s or {other}'s own file (one syntax), not budgetcore's reviewed config: choose the one you run under Runtime, then import it again.",
+        "{where}看起来是 {runtime} 或 {other} 自己的文件(二者语法相同),而不是 budgetcore 的审阅配置:请在“运行时”中选择你所用的那个,再重新导入。",
+    ),
     "core.page-invalid": (
         "{where} has invalid fields: fix them before importing",
         "{where}有无效的输入项:请先修正再导入",

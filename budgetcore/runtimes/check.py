@@ -46,6 +46,7 @@ __all__ = [
     "read_for",
     "read_settings",
     "runtime_window",
+    "runtimes_reading",
 ]
 
 
@@ -902,6 +903,29 @@ def read_settings(
     _READERS[p.name](r, text, model)
     r.done()
     return r.settings, tuple(r.ignored), tuple(r.notes)
+
+
+def runtimes_reading(text: str) -> tuple[str, ...]:
+    """The runtimes (not the article's) whose reader takes ``text`` as their own file
+    and finds a compaction setting in it, for an import of such a file while the page
+    reads budgetcore's reviewed config. The likeliest: the fewest keys left unread (the
+    Anthropic API's reader takes any JSON object as a request body and leaves the
+    others' keys unread); a tie names all (LangChain's and Deep Agents' calls are one
+    syntax)."""
+    from budgetcore.runtimes.profiles import RUNTIME_NAMES  # noqa: PLC0415
+
+    found: list[tuple[int, str]] = []
+    for name in RUNTIME_NAMES:
+        if name == "article":
+            continue
+        try:
+            settings, ignored, _notes = read_settings(name, text)
+        except ScenarioError:
+            continue
+        if settings:
+            found.append((len(ignored), name))
+    fewest = min((n for n, _ in found), default=0)
+    return tuple(name for n, name in found if n == fewest)
 
 
 def runtime_window(
