@@ -1542,7 +1542,7 @@ def test_a_compaction_without_trigger_or_count_says_the_log_records_neither(lang
         ReplayLogLoaded((FIXTURES / "claude-session.jsonl").read_text(), "claude-session.jsonl"),
     )
     shown = _screen(claude).html["replay-log"]
-    assert "preTokens 7,000" in shown
+    assert ("7,000 tokens before it" if lang == "en" else "压缩前 7,000 tokens") in shown
 
 
 @pytest.mark.parametrize("lang", ["en", "zh"])
@@ -2068,3 +2068,26 @@ def test_a_logs_backtest_sets_the_cache_and_prefix_and_their_fields_say_so(lang:
     assert str(_screen(back).html["replay-options-note"]) == ""
     ops = panel_ops(reduce(back, JobStep("replay")), Painted(), lambda: 600)[0]
     assert not [op for op in ops if (op[1], op[2], op[3]) == ("prop", "disabled", True)]
+
+
+@pytest.mark.parametrize("lang", ["en", "zh"])
+def test_a_logs_compactions_are_placed_in_the_backtests_words(lang: str) -> None:
+    """The eighth walk of December 2026 (1440 and 390 px, both languages): one
+    compaction of claude/27-asrun-backtest read "after request 3" in the backtest and
+    "line 7: compacted after turn 3 (trigger auto, preTokens 167,300)" a screen below,
+    a newcomer's second word for the same place and the log's own field name. The list
+    says "request" as the backtest does, and what the count is."""
+    state = reduce(reduce(_open(), LanguageChosen(lang)), ReplaySourceChosen("log"))
+    state = reduce(state, ReplayLogsLoaded(_folder(LOGS / "claude" / "27-asrun-backtest")))
+    page = unescape(_screen(state).html["replay-log"])
+    items = re.findall(r"<li data-compaction[^>]*>([^<]*)</li>", page)
+    assert len(items) == 2
+    for n, item in zip((3, 5), items, strict=True):
+        where = t("asrun.after-requests.one", lang, requests=str(n))
+        assert where in item, item
+        assert where in page.replace(item, "")  # the backtest's own sentence, said alike
+        assert "preTokens" not in item
+        assert "turn" not in item
+        assert "轮" not in item
+    assert ("167,300 tokens before it" if lang == "en" else "压缩前 167,300 tokens") in items[0]
+    assert ("automatic" if lang == "en" else "自动") in items[0]
