@@ -2091,3 +2091,22 @@ def test_a_logs_compactions_are_placed_in_the_backtests_words(lang: str) -> None
         assert "轮" not in item
     assert ("167,300 tokens before it" if lang == "en" else "压缩前 167,300 tokens") in items[0]
     assert ("automatic" if lang == "en" else "自动") in items[0]
+
+
+def _nullable_typed_fields() -> list[str]:
+    from budgetcore.ui.replay.fields import REPLAY_FIELDS  # noqa: PLC0415
+
+    return [p for p, f in REPLAY_FIELDS.items() if f.nullable and f.kind not in ("bool", "choice")]
+
+
+@pytest.mark.parametrize("lang", ["en", "zh"])
+@pytest.mark.parametrize("path", _nullable_typed_fields())
+def test_a_field_that_may_be_empty_says_so_when_it_refuses(path: str, lang: str) -> None:
+    """The eighth walk of December 2026: "Round each try up to (ms; empty: exact) must
+    be an integer from 1 to 3,600,000; got "abc"", where empty is what the field starts
+    as; its neighbours that may be empty said "or empty"."""
+    assert "replay.round_up_ms" in _nullable_typed_fields()
+    state = _timed(**{path.split(".", 1)[1]: "abc"})
+    msg = _screen(reduce(state, LanguageChosen(lang))).field_messages[path]
+    assert msg, path
+    assert ("or empty" if lang == "en" else "或留空") in msg, msg

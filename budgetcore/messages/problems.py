@@ -51,6 +51,10 @@ MESSAGES: dict[str, tuple[str, str]] = {
         "{where} must be a whole number of {unit} from {low} to {high}, or empty ({empty}); got {got}",
         "{where} 必须是 {low} 到 {high} 之间的整数({unit}),或留空({empty});收到 {got}",
     ),
+    "core.whole-or-empty": (
+        "{where} must be an integer from {low} to {high}, or empty; got {got}",
+        "{where} 必须是 {low} 到 {high} 之间的整数,或留空;收到 {got}",
+    ),
     "core.whole-or-off": (
         "{where} must be an integer from {low} to {high}, or off; got {got}",
         "{where} 必须是 {low} 到 {high} 之间的整数,或 off;收到 {got}",
