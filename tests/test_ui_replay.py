@@ -2110,3 +2110,23 @@ def test_a_field_that_may_be_empty_says_so_when_it_refuses(path: str, lang: str)
     msg = _screen(reduce(state, LanguageChosen(lang))).field_messages[path]
     assert msg, path
     assert ("or empty" if lang == "en" else "或留空") in msg, msg
+
+
+@pytest.mark.parametrize("lang", ["en", "zh"])
+def test_the_engines_replay_of_a_log_says_a_turn_is_one_request(lang: str) -> None:
+    """The eighth walk of December 2026: a log's panel says "requests" in its sessions
+    table, backtest and compactions, and "turns" in the engine's replay below ("Turn 3
+    of 6", "dollars per turn", "turns 6"); nothing said they count the same thing. The
+    engine's scope line says each turn is one request of the replayed branch, numbered
+    as the backtest's requests."""
+    state = reduce(reduce(_open(), LanguageChosen(lang)), ReplaySourceChosen("log"))
+    state = reduce(state, ReplayLogsLoaded(_folder(LOGS / "claude" / "27-asrun-backtest")))
+    cost = unescape(str(_screen(state).html["replay-cost"]))
+    scope = re.search(r"data-engine-scope[^>]*>([^<]*)<", cost)
+    assert scope is not None
+    said = (
+        "one turn per request of that branch, numbered as the backtest's requests"
+        if lang == "en"
+        else "每个请求一轮,编号与回测的请求相同"
+    )
+    assert said in scope.group(1)

@@ -134,11 +134,13 @@ MESSAGES: dict[str, tuple[str, str]] = {
     # Of a log: what the engine's own replay covers, said once, before its figures.
     "replay.cost.scope-log": (
         "This chart and the session summary below are the engine's own replay of the "
-        "replayed branch with K {k} and S {s} (spec §12): its main requests and the summary "
+        "replayed branch with K {k} and S {s} (spec §12), one turn per request of that "
+        "branch, numbered as the backtest's requests: its main requests and the summary "
         "calls it models, cached by its own layout. That is another scope than the "
         "backtest and the what-if above (every series, the runtime's cache rules): what K "
         "and S change on this session is the what-if's.",
-        "本图与下方的会话汇总是引擎自身对回放分支的重放,K {k}、S {s}(spec §12):只含其主请求"
+        "本图与下方的会话汇总是引擎自身对回放分支的重放,K {k}、S {s}(spec §12),该分支每个请求一轮,"
+        "编号与回测的请求相同:只含其主请求"
         "与它推算的摘要调用,缓存按引擎自身的布局计算。这与上方回测和假设的口径(所有序列、运行时"
         "的缓存规则)不同:K 与 S 对本会话的影响请看假设。",
     ),
