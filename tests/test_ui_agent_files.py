@@ -333,3 +333,15 @@ def test_a_compactions_trigger_is_said_in_chinese() -> None:
     assert "(manual;" in en[1]
     odd = _compaction_text(LogCompaction(3, 1, "hook", 9_000, None), "zh")
     assert "触发方式 hook" in odd
+
+
+@pytest.mark.parametrize("folder", ["compaction-db", "compaction-files"])
+def test_an_opencode_part_is_said_in_chinese_after_its_own_type(folder: str) -> None:
+    """The eighth walk of December 2026 (390 px, Chinese): OpenCode's ledger listed
+    "text part 1", "step-start part 1" among "压缩部件(自动) 1": the type is the log's,
+    the word after it the reader's, which stayed English."""
+    panel = with_logs(ReplayPanel(), picked_folder(LOGS / "opencode" / folder))
+    assert panel.log is not None
+    said = html.unescape(str(logs_html(panel, "zh", wide=True)))
+    assert "text 部件" in said
+    assert not re.search(r"[\w-]+ part\b", said), re.findall(r"[\w-]+ part\b", said)

@@ -215,6 +215,7 @@ MESSAGES: dict[str, tuple[str, str]] = {
     "replay.logs.entry-suffix.no-token-usage": ("{kind} (no token usage)", "{kind}(无 token 用量)"),
     "replay.logs.entry-suffix.zero-usage": ("{kind} (zero usage)", "{kind}(用量为零)"),
     "replay.logs.entry-suffix.message": ("{kind} message", "{kind} 消息"),
+    "replay.logs.entry-suffix.part": ("{kind} part", "{kind} 部件"),
     "replay.logs.entry.synthetic": ("assistant (<synthetic>)", '助手条目(模型 "<synthetic>")'),
     "replay.logs.entry.no-tokens": ("assistant (no tokens)", "助手条目(token 全为 0)"),
     "replay.logs.entry.no-usage": ("assistant (no usage)", "助手条目(无用量)"),

@@ -284,6 +284,8 @@ ENTRY_SUFFIXES = {
     " (zero usage)": "replay.logs.entry-suffix.zero-usage",
     # Cline's, Amp's and OpenCode's "<role> message": the role is the log's.
     " message": "replay.logs.entry-suffix.message",
+    # OpenCode's "<type> part" ("text part", "step-start part"): the type is the log's.
+    " part": "replay.logs.entry-suffix.part",
 }
 
 
