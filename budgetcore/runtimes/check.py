@@ -907,11 +907,14 @@ def read_settings(
 
 def runtimes_reading(text: str) -> tuple[str, ...]:
     """The runtimes (not the article's) whose reader takes ``text`` as their own file
-    and finds a compaction setting in it, for an import of such a file while the page
-    reads budgetcore's reviewed config. The likeliest: the fewest keys left unread (the
-    Anthropic API's reader takes any JSON object as a request body and leaves the
-    others' keys unread); a tie names all (LangChain's and Deep Agents' calls are one
-    syntax)."""
+    and finds a compaction setting written in it, for an import of such a file while
+    the page reads budgetcore's reviewed config. A setting counts only where its knob's
+    name is in the text: a reader's derived value is none (the Anthropic API's reader
+    takes any JSON object as a request body that does not compact, and so read
+    budgetcore's own ``{"config": ...}``). The likeliest: the fewest keys left unread; a
+    tie names all (LangChain's and Deep Agents' calls are one syntax)."""
+    import re  # noqa: PLC0415 - a refused import only
+
     from budgetcore.runtimes.profiles import RUNTIME_NAMES  # noqa: PLC0415
 
     found: list[tuple[int, str]] = []
@@ -922,7 +925,11 @@ def runtimes_reading(text: str) -> tuple[str, ...]:
             settings, ignored, _notes = read_settings(name, text)
         except ScenarioError:
             continue
-        if settings:
+        written = (
+            re.search(rf"(?<![\w.-]){re.escape(key.rsplit('.', 1)[-1])}(?![\w-])", text)
+            for key in settings
+        )
+        if any(written):
             found.append((len(ignored), name))
     fewest = min((n for n, _ in found), default=0)
     return tuple(name for n, name in found if n == fewest)
