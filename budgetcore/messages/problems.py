@@ -187,9 +187,16 @@ MESSAGES: dict[str, tuple[str, str]] = {
         "{where} is a scenario input, not a runtime setting",
         "{where} 是场景输入,不是运行时设置",
     ),
+    # "(see the registry)" sent a newcomer to the page's model registry (the eighth
+    # walk): the supported overrides are spec §9's table.
     "core.not-override": (
-        "{where} is not a supported override (see the registry); got {got}",
-        "{where} 不是受支持的覆盖项(见注册表);收到 {got}",
+        "{where} is not a supported override (spec §9 lists them); got {got}",
+        "{where} 不是受支持的覆盖项(规范 §9 列出了它们);收到 {got}",
+    ),
+    # A supported override's name under another table, or none ("trigger_tokens = 5").
+    "core.not-override-near": (
+        "{where} is not a supported override (got {got}): did you mean {near}?",
+        "{where} 不是受支持的覆盖项(收到 {got}):是否想写 {near}?",
     ),
     "core.at-most": (
         "{where} ({value}) must be at most {other} ({other_value}): {why}",
