@@ -616,3 +616,26 @@ def test_each_quality_maps_caveat_speaks_of_its_own_measure(lang: str) -> None:
     for measure in ("runs", "generations", "compression"):
         assert unseen_clause not in said[measure], measure
         assert said[measure].endswith(t(f"tune.not-measure.{measure}", lang))
+
+
+@pytest.mark.parametrize("lang", ["en", "zh"])
+def test_each_sides_outermost_band_ends_at_that_sides_greatest_change(lang: str) -> None:
+    """The eighth walk of December 2026 (claude/27-asrun-backtest, 390 px): the cost
+    map's legend read "saves $0.03052 to < $0.536", where no point saved more than
+    $0.0439: the saving side's one band ended at the edge it shares with the costlier
+    side's bands. As its docstring and the legend's note say, each side's least and
+    greatest change are its own, widened outward to four figures."""
+
+    class _C:
+        def __init__(self, d: Decimal) -> None:
+            self.delta, self.modelled, self.as_run = d, d, Decimal(0)
+
+    values = ["-0.0305", "-0.0439", "0.05", "0.06", "0.2", "0.3", "0.5", "0.536", "0.7"]
+    values += ["1.03", "2.29", "5", "6", "8.24"]
+    d = _Delta.of([_C(Decimal(v)) for v in values])  # type: ignore[list-item]
+    items = re.findall(r'data-bin="(-?\d+)">([^<]*)</li>', str(d.scale_html(lang)))
+    said = {int(b): html.unescape(text) for b, text in items}
+    saves = [text for b, text in said.items() if b < 0]
+    assert saves == [t("tune.bin-save", lang, low="$0.0305", high="$0.0439")], said
+    more = [text for b, text in sorted(said.items()) if b > 0]
+    assert more[-1].endswith(t("tune.bin-more", lang, low="X", high="$8.24").split("X")[1])
