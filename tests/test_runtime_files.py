@@ -803,19 +803,19 @@ def test_a_file_that_names_no_runtimes_knob_is_read_by_no_runtimes_reader(
     it is (runtimes_reading). Every reader parses the whole file: a megabyte of other
     keys took them 4 to 10 s together in CPython, a frozen page in Pyodide. Only the
     runtimes whose knobs the file names are read."""
-    from budgetcore.runtimes import check  # noqa: PLC0415
+    from budgetcore.runtimes import which  # noqa: PLC0415
 
     calls: list[str] = []
-    real = check.read_settings
+    real = which.read_settings
 
     def spy(runtime: str, text: str, model: str | None = None, what: str = "config") -> Any:
         calls.append(runtime)
         return real(runtime, text, model, what)
 
-    monkeypatch.setattr(check, "read_settings", spy)
+    monkeypatch.setattr(which, "read_settings", spy)
     junk = json.dumps({f"k{i}": i for i in range(1000)})
-    assert check.runtimes_reading(junk) == ()
+    assert which.runtimes_reading(junk) == ()
     assert calls == []
-    assert check.runtimes_reading("model_auto_compact_token_limit = 90000\n") == ("codex",)
+    assert which.runtimes_reading("model_auto_compact_token_limit = 90000\n") == ("codex",)
     assert "codex" in calls
     assert "pi" not in calls

@@ -46,7 +46,6 @@ __all__ = [
     "read_for",
     "read_settings",
     "runtime_window",
-    "runtimes_reading",
 ]
 
 
@@ -903,38 +902,6 @@ def read_settings(
     _READERS[p.name](r, text, model)
     r.done()
     return r.settings, tuple(r.ignored), tuple(r.notes)
-
-
-def runtimes_reading(text: str) -> tuple[str, ...]:
-    """The runtimes (not the article's) whose reader takes ``text`` as their own file
-    and finds a compaction setting written in it, for an import of such a file while
-    the page reads budgetcore's reviewed config. A setting counts only where its knob's
-    name is in the text: a reader's derived value is none (the Anthropic API's reader
-    takes any JSON object as a request body that does not compact, and so read
-    budgetcore's own ``{"config": ...}``). The likeliest: the fewest keys left unread; a
-    tie names all (LangChain's and Deep Agents' calls are one syntax)."""
-    import re  # noqa: PLC0415 - a refused import only
-
-    from budgetcore.runtimes.profiles import PROFILES  # noqa: PLC0415
-
-    found: list[tuple[int, str]] = []
-    for name, p in PROFILES.items():
-        # A reader parses the whole file: only where a knob of its runtime is named in it
-        # (a megabyte of other keys took every reader about 4 to 10 s in CPython).
-        if name == "article" or not any(k.name.rsplit(".", 1)[-1] in text for k in p.knobs):
-            continue
-        try:
-            settings, ignored, _notes = read_settings(name, text)
-        except ScenarioError:
-            continue
-        written = (
-            re.search(rf"(?<![\w.-]){re.escape(key.rsplit('.', 1)[-1])}(?![\w-])", text)
-            for key in settings
-        )
-        if any(written):
-            found.append((len(ignored), name))
-    fewest = min((n for n, _ in found), default=0)
-    return tuple(name for n, name in found if n == fewest)
 
 
 def runtime_window(

@@ -180,7 +180,7 @@ def _runtime_file(text: str) -> tuple[Problem, ...]:
     one problem that names the runtime to pick (its keys are that runtime's, not
     unsupported overrides); none when no runtime reads it."""
     from budgetcore.runtimes import profile  # noqa: PLC0415 - a refusal: loaded then
-    from budgetcore.runtimes.check import runtimes_reading  # noqa: PLC0415
+    from budgetcore.runtimes.which import runtimes_reading  # noqa: PLC0415
 
     names = runtimes_reading(text)
     if not names:
