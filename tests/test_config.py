@@ -129,8 +129,22 @@ REJECTIONS = [
     ),
     pytest.param(
         "[config]\nbogus = 1\n",
-        "config.bogus is not a supported override (see the registry), got 1",
+        "config.bogus is not a supported override (spec §9 lists them), got 1",
         id="unknown",
+    ),
+    # The eighth walk of December 2026: a key outside its table read only "is not a
+    # supported override (see the registry)", where the page's registry is its models'.
+    pytest.param(
+        "trigger_tokens = 120000\n",
+        "trigger_tokens is not a supported override (got 120000): did you mean "
+        "config.trigger_tokens?",
+        id="outside-its-table",
+    ),
+    pytest.param(
+        '{"limits": {"safety_margin": "0.2"}}',
+        'limits.safety_margin is not a supported override (got "0.2"): did you mean '
+        "config.safety_margin?",
+        id="in-another-table",
     ),
     pytest.param(
         "[main_model]\ninput_tokens = 2000000\n",

@@ -313,6 +313,27 @@ def test_bad_files_are_one_coded_line_naming_key_rule_and_value(tmp_path: Path) 
         read_settings("codex", "model_auto_compact_token_limit = [")
 
 
+@pytest.mark.parametrize("runtime", ["codex", "kimi-cli"])
+@pytest.mark.parametrize(
+    ("text", "said"),
+    [
+        ("model_auto_compact_token_limit = " + "1" * 5000 + "\n", "a number has too many digits"),
+        ("a = " + "[" * 5000 + "]" * 5000 + "\n", "nested too deeply"),
+    ],
+)
+def test_a_toml_runtime_file_past_the_parsers_limits_is_one_coded_line(
+    runtime: str, text: str, said: str, tmp_path: Path
+) -> None:
+    """The eighth walk of December 2026: a Codex or Kimi file with a 5,000-digit number
+    (or nested 5,000 deep) ended check --runtime in "internal error, please report it"
+    (tomllib's int() and its recursion), and the page's import of it as that runtime's
+    file in an unexpected failure; budgetcore's own TOML reader already said why."""
+    result = _check(runtime, text, tmp=tmp_path)
+    assert result.code == 2
+    assert "internal error" not in result.err
+    assert f"is not valid TOML: {said}" in result.err
+
+
 def test_a_file_above_the_size_limit_is_one_line() -> None:
     result = run_cli(["check", "--runtime", "codex", "/dev/zero"])
     assert result.code == 2
@@ -807,3 +828,28 @@ def test_a_runtime_file_is_parsed_once_for_its_model_and_its_settings(
     assert result.code == 0, result.err
     assert calls == [parser]
     assert "the file's" in result.out + result.err  # its model was read, from that parse
+
+
+def test_a_file_that_names_no_runtimes_knob_is_read_by_no_runtimes_reader(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """The page's import of a file the reviewed config refuses asks which runtime's file
+    it is (runtimes_reading). Every reader parses the whole file: a megabyte of other
+    keys took them 4 to 10 s together in CPython, a frozen page in Pyodide. Only the
+    runtimes whose knobs the file names are read."""
+    from budgetcore.runtimes import which  # noqa: PLC0415
+
+    calls: list[str] = []
+    real = which.read_settings
+
+    def spy(runtime: str, text: str, model: str | None = None, what: str = "config") -> Any:
+        calls.append(runtime)
+        return real(runtime, text, model, what)
+
+    monkeypatch.setattr(which, "read_settings", spy)
+    junk = json.dumps({f"k{i}": i for i in range(1000)})
+    assert which.runtimes_reading(junk) == ()
+    assert calls == []
+    assert which.runtimes_reading("model_auto_compact_token_limit = 90000\n") == ("codex",)
+    assert "codex" in calls
+    assert "pi" not in calls

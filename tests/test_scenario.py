@@ -255,3 +255,19 @@ class TestFragments:
         assert result.ui == (("lang", "zh"),)
         assert result.scenario.config.trigger_tokens == 1
         assert to_fragment(result.scenario, lang="zh") == "config.trigger_tokens=1&lang=zh"
+
+
+@pytest.mark.parametrize("lang", ["en", "zh"])
+@pytest.mark.parametrize("pair", ["config.safety_margin=1e-999", "config.safety_margin=1"])
+def test_a_links_refused_decimal_is_said_as_text_never_as_json(pair: str, lang: str) -> None:
+    """The eighth walk of December 2026 (both languages): the link
+    #config.safety_margin=1e-999 read "must be a decimal from 0 (inclusive) to 1
+    (exclusive), as a string or an exact JSON number, ...": a link holds text, as a
+    typed field does, and its rule is the typed field's."""
+    from budgetcore.ui.problems import problem_sentence  # noqa: PLC0415
+
+    (problem,) = parse_fragment(pair).problems
+    said = problem_sentence(problem, lang)
+    assert "JSON" not in said, said
+    assert "JSON" not in str(problem)
+    assert pair.split("=", 1)[1] in said

@@ -281,12 +281,12 @@ def test_a_compaction_is_placed_among_the_turns_and_never_after_turn_0(lang: str
     assert len(items) == 1
     assert CATALOGUE["replay.log.compaction-when.totals"][lang == "zh"] in items[0]
     after = CATALOGUE["replay.log.compaction-when.after"][lang == "zh"]
-    assert after.replace("{turn}", "0") not in items[0]
+    assert after.replace("{request}", "0") not in items[0]
     first = _compaction_text(LogCompaction(7, 0, "auto", 150_000, 20_000), lang)
     assert CATALOGUE["replay.log.compaction-when.first"][lang == "zh"] in first
     assert " 0" not in first.replace("150,000", "")
     third = _compaction_text(LogCompaction(9, 3, None, None, None), lang)
-    assert after.replace("{turn}", "3") in third
+    assert after.replace("{request}", "3") in third
     # A Codex rollout's compaction, after its first request, as before.
     codex = with_logs(ReplayPanel(), picked_folder(LOGS / "codex" / "compaction" / "sessions"))
     said = re.findall(r"<li data-compaction=[^>]*>([^<]*)</li>", str(logs_html(codex, lang)))
@@ -296,7 +296,7 @@ def test_a_compaction_is_placed_among_the_turns_and_never_after_turn_0(lang: str
     assert all(t > 0 for t in turns)
     assert len(said) == len(turns)
     for x, n in zip(said, turns, strict=True):
-        assert after.replace("{turn}", f"{n:,}") in x, x
+        assert after.replace("{request}", f"{n:,}") in x, x
 
 
 @pytest.mark.parametrize("lang", ["en", "zh"])
@@ -325,11 +325,23 @@ def test_a_compactions_trigger_is_said_in_chinese() -> None:
     panel = with_logs(ReplayPanel(), picked_folder(LOGS / "claude" / "27-asrun-backtest"))
     zh = re.findall(r"<li data-compaction=[^>]*>([^<]*)</li>", str(logs_html(panel, "zh")))
     assert len(zh) == 2
-    assert "触发方式 自动" in zh[0]
-    assert "触发方式 手动" in zh[1]
+    assert "(自动;" in zh[0]
+    assert "(手动;" in zh[1]
     assert not any(re.search(r"\b(auto|manual)\b", s) for s in zh)
     en = re.findall(r"<li data-compaction=[^>]*>([^<]*)</li>", str(logs_html(panel, "en")))
-    assert "trigger auto," in en[0]
-    assert "trigger manual," in en[1]
+    assert "(automatic;" in en[0]
+    assert "(manual;" in en[1]
     odd = _compaction_text(LogCompaction(3, 1, "hook", 9_000, None), "zh")
     assert "触发方式 hook" in odd
+
+
+@pytest.mark.parametrize("folder", ["compaction-db", "compaction-files"])
+def test_an_opencode_part_is_said_in_chinese_after_its_own_type(folder: str) -> None:
+    """The eighth walk of December 2026 (390 px, Chinese): OpenCode's ledger listed
+    "text part 1", "step-start part 1" among "压缩部件(自动) 1": the type is the log's,
+    the word after it the reader's, which stayed English."""
+    panel = with_logs(ReplayPanel(), picked_folder(LOGS / "opencode" / folder))
+    assert panel.log is not None
+    said = html.unescape(str(logs_html(panel, "zh", wide=True)))
+    assert "text 部件" in said
+    assert not re.search(r"[\w-]+ part\b", said), re.findall(r"[\w-]+ part\b", said)

@@ -45,6 +45,7 @@ from budgetcore.ui.events import (
 from budgetcore.ui.form import IssueError
 from budgetcore.ui.markup import escape
 from budgetcore.ui.model import PageState
+from budgetcore.ui.paint import Painted, panel_ops
 from budgetcore.ui.replay.charts import timeline_figure
 from budgetcore.ui.replay.fields import parse_field_text
 from budgetcore.ui.replay.view import ReplayScreen, render_replay
@@ -1515,7 +1516,7 @@ def test_a_compaction_without_trigger_or_count_says_the_log_records_neither(lang
         ReplayLogLoaded((FIXTURES / "claude-session.jsonl").read_text(), "claude-session.jsonl"),
     )
     shown = _screen(claude).html["replay-log"]
-    assert "preTokens 7,000" in shown
+    assert ("7,000 tokens before it" if lang == "en" else "压缩前 7,000 tokens") in shown
 
 
 @pytest.mark.parametrize("lang", ["en", "zh"])
@@ -2005,3 +2006,101 @@ def test_the_cli_table_says_the_logs_own_cost_as_the_page_does() -> None:
     )
     assert f"  {said}\n" in proc.stdout
     assert said == _logged_cost_note(_PI, "en")
+
+
+#: The options a log's backtest sets for its replay (replay.whatif.whatif_options).
+_SET_BY_BACKTEST = ("replay.cache", "replay.stable_prefix")
+
+
+@pytest.mark.parametrize("lang", ["en", "zh"])
+def test_a_logs_backtest_sets_the_cache_and_prefix_and_their_fields_say_so(lang: str) -> None:
+    """The eighth walk of December 2026 (1440 and 390 px, both languages): with a
+    Claude Code log the "Prompt cache on" box stood unticked and the stable prefix at
+    8,000 while the replay read 96,195 tokens from cache over the log's own prefix of
+    17,000; ticking or typing changed nothing, and nothing said why. The two fields are
+    disabled while a log's backtest sets them, and a note says what it set."""
+    state = reduce(reduce(_open(), LanguageChosen(lang)), ReplaySourceChosen("log"))
+    state = reduce(state, ReplayLogsLoaded(_folder(LOGS / "claude" / "27-asrun-backtest")))
+    screen = _screen(state)
+    run = reduce(state, JobStep("replay")).replay.run
+    assert run is not None
+    assert run.options is not None
+    assert run.options.cache is True
+    assert run.options.stable_prefix_tokens == 17_000
+    assert screen.fixed == _SET_BY_BACKTEST
+    note = str(screen.html["replay-options-note"])
+    assert "17,000" in note
+    assert ("cache on" if lang == "en" else "缓存开启") in note
+    ops = panel_ops(reduce(state, JobStep("replay")), Painted(), lambda: 600)[0]
+    disabled = {
+        sel for sel, kind, name, value in ops if (kind, name, value) == ("prop", "disabled", True)
+    }
+    assert disabled == {f'[data-replay-input="{p}"]' for p in _SET_BY_BACKTEST}
+    # Generated turns read both fields again.
+    back = reduce(state, ReplaySourceChosen("generate"))
+    assert _screen(back).fixed == ()
+    assert str(_screen(back).html["replay-options-note"]) == ""
+    ops = panel_ops(reduce(back, JobStep("replay")), Painted(), lambda: 600)[0]
+    assert not [op for op in ops if (op[1], op[2], op[3]) == ("prop", "disabled", True)]
+
+
+@pytest.mark.parametrize("lang", ["en", "zh"])
+def test_a_logs_compactions_are_placed_in_the_backtests_words(lang: str) -> None:
+    """The eighth walk of December 2026 (1440 and 390 px, both languages): one
+    compaction of claude/27-asrun-backtest read "after request 3" in the backtest and
+    "line 7: compacted after turn 3 (trigger auto, preTokens 167,300)" a screen below,
+    a newcomer's second word for the same place and the log's own field name. The list
+    says "request" as the backtest does, and what the count is."""
+    state = reduce(reduce(_open(), LanguageChosen(lang)), ReplaySourceChosen("log"))
+    state = reduce(state, ReplayLogsLoaded(_folder(LOGS / "claude" / "27-asrun-backtest")))
+    page = unescape(_screen(state).html["replay-log"])
+    items = re.findall(r"<li data-compaction[^>]*>([^<]*)</li>", page)
+    assert len(items) == 2
+    for n, item in zip((3, 5), items, strict=True):
+        where = t("asrun.after-requests.one", lang, requests=str(n))
+        assert where in item, item
+        assert where in page.replace(item, "")  # the backtest's own sentence, said alike
+        assert "preTokens" not in item
+        assert "turn" not in item
+        assert "轮" not in item
+    assert ("167,300 tokens before it" if lang == "en" else "压缩前 167,300 tokens") in items[0]
+    assert ("automatic" if lang == "en" else "自动") in items[0]
+
+
+def _nullable_typed_fields() -> list[str]:
+    from budgetcore.ui.replay.fields import REPLAY_FIELDS  # noqa: PLC0415
+
+    return [p for p, f in REPLAY_FIELDS.items() if f.nullable and f.kind not in ("bool", "choice")]
+
+
+@pytest.mark.parametrize("lang", ["en", "zh"])
+@pytest.mark.parametrize("path", _nullable_typed_fields())
+def test_a_field_that_may_be_empty_says_so_when_it_refuses(path: str, lang: str) -> None:
+    """The eighth walk of December 2026: "Round each try up to (ms; empty: exact) must
+    be an integer from 1 to 3,600,000; got "abc"", where empty is what the field starts
+    as; its neighbours that may be empty said "or empty"."""
+    assert "replay.round_up_ms" in _nullable_typed_fields()
+    state = _timed(**{path.split(".", 1)[1]: "abc"})
+    msg = _screen(reduce(state, LanguageChosen(lang))).field_messages[path]
+    assert msg, path
+    assert ("or empty" if lang == "en" else "或留空") in msg, msg
+
+
+@pytest.mark.parametrize("lang", ["en", "zh"])
+def test_the_engines_replay_of_a_log_says_a_turn_is_one_request(lang: str) -> None:
+    """The eighth walk of December 2026: a log's panel says "requests" in its sessions
+    table, backtest and compactions, and "turns" in the engine's replay below ("Turn 3
+    of 6", "dollars per turn", "turns 6"); nothing said they count the same thing. The
+    engine's scope line says each turn is one request of the replayed branch, numbered
+    as the backtest's requests."""
+    state = reduce(reduce(_open(), LanguageChosen(lang)), ReplaySourceChosen("log"))
+    state = reduce(state, ReplayLogsLoaded(_folder(LOGS / "claude" / "27-asrun-backtest")))
+    cost = unescape(str(_screen(state).html["replay-cost"]))
+    scope = re.search(r"data-engine-scope[^>]*>([^<]*)<", cost)
+    assert scope is not None
+    said = (
+        "one turn per request of that branch, numbered as the backtest's requests"
+        if lang == "en"
+        else "每个请求一轮,编号与回测的请求相同"
+    )
+    assert said in scope.group(1)

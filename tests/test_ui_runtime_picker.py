@@ -1087,3 +1087,46 @@ def test_the_import_preview_counts_what_its_table_lists(lang: str, said: str) ->
         n=t("count.override.one", lang, n="1"),
         mode=t("phrase.import-replace", lang),
     )
+
+
+#: Every runtime whose export the page writes for gpt-5-codex with K 120,000 (Cline's
+#: cannot reach it), and the runtimes a reader of its file cannot tell it from.
+_SAME_SYNTAX = {"langchain": {"deepagents"}, "deepagents": {"langchain"}}
+
+
+@pytest.mark.parametrize("lang", ["en", "zh"])
+@pytest.mark.parametrize("runtime", [r for r in RUNTIME_NAMES if r not in ("article", "cline")])
+def test_a_runtimes_own_file_imported_after_reset_names_the_runtime_to_pick(
+    runtime: str, lang: str
+) -> None:
+    """The eighth walk of December 2026 (1440 and 390 px, both languages): export for
+    Codex, Reset (the runtime goes back to budgetcore's reviewed config), import the
+    downloaded file: the preview said only '"model_auto_compact_token_limit" is not a
+    supported override (see the registry); got 120000' (Claude Code's file the same of
+    its env key; goose's YAML a parse error), and never that the file is Codex's own,
+    nor that picking Codex under Runtime reads it."""
+    body, _table = render_export(page(runtime, lang))
+    state = reduce(page(runtime, lang), Reset())
+    assert state.export_runtime == "article"
+    state = reduce(state, ImportPreviewed(body, "replace"))
+    preview = state.import_preview
+    assert preview is not None
+    assert preview.after is None  # nothing to apply: the file is not a reviewed config
+    either = "-either" if runtime in _SAME_SYNTAX else ""
+    assert [p.code for p in preview.problems] == [f"import-runtime-file{either}"]
+    said = html_lib.unescape(str(import_html(state)))
+    for name in {runtime} | _SAME_SYNTAX.get(runtime, set()):
+        assert PROFILES[name].title in said, said
+    assert ("choose" if lang == "en" else "请在“运行时”中选择") in said
+    # Picking it reads the file.
+    picked = reduce(reduce(state, ExportRuntimeChosen(runtime)), ImportPreviewed(body, "replace"))
+    assert picked.import_preview is not None
+    assert picked.import_preview.problems == ()
+
+
+def test_a_file_that_is_no_runtimes_keeps_its_own_problems() -> None:
+    """The hint is for a runtime's file only: a reviewed config with a typo keeps the
+    problem that names its key."""
+    state = reduce(page(), ImportPreviewed("[config]\ntriger_tokens = 5\n", "replace"))
+    assert state.import_preview is not None
+    assert [p.code for p in state.import_preview.problems] == ["not-override"]

@@ -192,6 +192,35 @@ def test_the_cost_map_diverges_at_zero_and_keeps_each_points_exact_what_if() -> 
     assert "tdp" not in maps[maps.index('data-figure="tune-unseen"') :]
 
 
+#: The most a map legend's bold heading may say, in characters: about two lines at
+#: 390 px. The delta scale's ran to eight (a newcomer read rounding rules before learning
+#: that blue saves), the others' to five.
+_LEGEND_TITLE_AT_MOST = {"en": 70, "zh": 35}
+
+
+@pytest.mark.parametrize("lang", ["en", "zh"])
+def test_every_map_legend_leads_with_a_short_heading_and_keeps_its_bands_rule_in_a_note(
+    lang: str,
+) -> None:
+    """The eighth walk of December 2026 (390 px, both languages): the cost map's legend
+    opened with an eight-line bold heading on quantiles, rounding and widening before
+    "blue saves, red costs more". The heading says what the colours mean; how the bands
+    are cut follows the keys, in the legend's small print."""
+    maps = render_tune(_tuned("claude/12-compact-preserved-2.1", lang)).html["tune-maps"]
+    legends = re.findall(r'<ul class="ch-legend tune-scale"(.*?)</ul>', maps, re.S)
+    assert len(legends) >= 3  # the cost map's and the absolute maps'
+    for legend in legends:
+        (title,) = re.findall(r'<li class="tune-scale-title">([^<]*)</li>', legend)
+        title = html.unescape(title)
+        assert len(title) <= _LEGEND_TITLE_AT_MOST[lang], title
+        label = html.unescape(re.search(r'aria-label="([^"]*)"', legend)[1])  # type: ignore[index]
+        assert len(label) <= _LEGEND_TITLE_AT_MOST[lang], label
+        (note,) = re.findall(r'<li class="ch-note tune-scale-note">([^<]*)</li>', legend)
+        assert ("3 significant figures" if lang == "en" else "3 位有效数字") in html.unescape(note)
+    cost = legends[0]
+    assert ("Blue saves" if lang == "en" else "蓝色为节省") in cost
+
+
 def test_the_delta_scale_is_one_scale_for_both_signs_with_0_its_own_band() -> None:
     """Quantile bands of the change's size, shared by both signs (one colour is one size
     of change either way); 0 is a band of its own, the edge between the sides."""
@@ -587,3 +616,26 @@ def test_each_quality_maps_caveat_speaks_of_its_own_measure(lang: str) -> None:
     for measure in ("runs", "generations", "compression"):
         assert unseen_clause not in said[measure], measure
         assert said[measure].endswith(t(f"tune.not-measure.{measure}", lang))
+
+
+@pytest.mark.parametrize("lang", ["en", "zh"])
+def test_each_sides_outermost_band_ends_at_that_sides_greatest_change(lang: str) -> None:
+    """The eighth walk of December 2026 (claude/27-asrun-backtest, 390 px): the cost
+    map's legend read "saves $0.03052 to < $0.536", where no point saved more than
+    $0.0439: the saving side's one band ended at the edge it shares with the costlier
+    side's bands. As its docstring and the legend's note say, each side's least and
+    greatest change are its own, widened outward to four figures."""
+
+    class _C:
+        def __init__(self, d: Decimal) -> None:
+            self.delta, self.modelled, self.as_run = d, d, Decimal(0)
+
+    values = ["-0.0305", "-0.0439", "0.05", "0.06", "0.2", "0.3", "0.5", "0.536", "0.7"]
+    values += ["1.03", "2.29", "5", "6", "8.24"]
+    d = _Delta.of([_C(Decimal(v)) for v in values])  # type: ignore[list-item]
+    items = re.findall(r'data-bin="(-?\d+)">([^<]*)</li>', str(d.scale_html(lang)))
+    said = {int(b): html.unescape(text) for b, text in items}
+    saves = [text for b, text in said.items() if b < 0]
+    assert saves == [t("tune.bin-save", lang, low="$0.0305", high="$0.0439")], said
+    more = [text for b, text in sorted(said.items()) if b > 0]
+    assert more[-1].endswith(t("tune.bin-more", lang, low="X", high="$8.24").split("X")[1])

@@ -66,8 +66,8 @@ MESSAGES: dict[str, tuple[str, str]] = {
         "……另有 {n} 行(budgetcore replay --log 会逐一列出)",
     ),
     "replay.log.compaction": (
-        "line {line}: compacted {when} (trigger {trigger}, preTokens {pre})",
-        "第 {line} 行:{when}压缩(触发方式 {trigger},preTokens {pre})",
+        "line {line}: compacted {when} ({trigger}; {pre})",
+        "第 {line} 行:{when}压缩({trigger};{pre})",
     ),
     # A Codex rollout's compacted line records neither (issue 42: "trigger —" read as
     # a missing value of ours).
@@ -75,18 +75,28 @@ MESSAGES: dict[str, tuple[str, str]] = {
         "line {line}: compacted {when} (the log records neither what triggered it nor the token count before it)",
         "第 {line} 行:{when}压缩(日志既没有记录触发方式,也没有记录压缩前的 token 数)",
     ),
-    # Where a compaction sits among the replayed turns: "after turn 0" read as a turn.
-    "replay.log.compaction-when.after": ("after turn {turn}", "第 {turn} 轮后"),
-    "replay.log.compaction-when.first": ("before the first turn", "第一轮之前"),
+    # Where a compaction sits among the replayed requests, in the backtest's words
+    # (asrun.after-requests.one: "turn 3" there read as another place than "request
+    # 3", the eighth walk); "after turn 0" read as a turn.
+    "replay.log.compaction-when.after": ("after request {request}", "第 {request} 个请求之后"),
+    "replay.log.compaction-when.first": ("before the first request", "第一个请求之前"),
     "replay.log.compaction-when.totals": (
-        "in a session of totals, which has no turns",
-        "在只有总量、没有轮次的会话中",
+        "in a session of totals, which lists no request",
+        "在只有总量、不列出逐个请求的会话中",
     ),
     # The log's own trigger words (Claude Code's compactMetadata.trigger, OpenCode's
     # part.auto), said in the reader's language; any other word stays the log's.
-    "replay.log.trigger.auto": ("auto", "自动"),
+    "replay.log.trigger.auto": ("automatic", "自动"),
     "replay.log.trigger.manual": ("manual", "手动"),
-    "replay.log.not-recorded": ("not recorded in the log", "日志未记录"),
+    "replay.log.trigger.word": ("trigger {word}", "触发方式 {word}"),
+    "replay.log.trigger.none": ("trigger not recorded", "触发方式未记录"),
+    # The log's count before the compaction (Claude Code's preTokens), said as what it
+    # is rather than by the log's field name.
+    "replay.log.pre": ("{tokens} tokens before it", "压缩前 {tokens} tokens"),
+    "replay.log.pre.none": (
+        "the count before it not recorded",
+        "压缩前的 token 数未记录",
+    ),
     "replay.log.kept": (
         "Only token counts and the model name were kept; message text was dropped as the file was read and nothing was sent anywhere.",
         "只保留了 token 数与模型名;读取时已丢弃消息文本,没有发送任何内容。",
@@ -205,6 +215,7 @@ MESSAGES: dict[str, tuple[str, str]] = {
     "replay.logs.entry-suffix.no-token-usage": ("{kind} (no token usage)", "{kind}(无 token 用量)"),
     "replay.logs.entry-suffix.zero-usage": ("{kind} (zero usage)", "{kind}(用量为零)"),
     "replay.logs.entry-suffix.message": ("{kind} message", "{kind} 消息"),
+    "replay.logs.entry-suffix.part": ("{kind} part", "{kind} 部件"),
     "replay.logs.entry.synthetic": ("assistant (<synthetic>)", '助手条目(模型 "<synthetic>")'),
     "replay.logs.entry.no-tokens": ("assistant (no tokens)", "助手条目(token 全为 0)"),
     "replay.logs.entry.no-usage": ("assistant (no usage)", "助手条目(无用量)"),

@@ -51,6 +51,10 @@ MESSAGES: dict[str, tuple[str, str]] = {
         "{where} must be a whole number of {unit} from {low} to {high}, or empty ({empty}); got {got}",
         "{where} 必须是 {low} 到 {high} 之间的整数({unit}),或留空({empty});收到 {got}",
     ),
+    "core.whole-or-empty": (
+        "{where} must be an integer from {low} to {high}, or empty; got {got}",
+        "{where} 必须是 {low} 到 {high} 之间的整数,或留空;收到 {got}",
+    ),
     "core.whole-or-off": (
         "{where} must be an integer from {low} to {high}, or off; got {got}",
         "{where} 必须是 {low} 到 {high} 之间的整数,或 off;收到 {got}",
@@ -183,9 +187,16 @@ MESSAGES: dict[str, tuple[str, str]] = {
         "{where} is a scenario input, not a runtime setting",
         "{where} 是场景输入,不是运行时设置",
     ),
+    # "(see the registry)" sent a newcomer to the page's model registry (the eighth
+    # walk): the supported overrides are spec §9's table.
     "core.not-override": (
-        "{where} is not a supported override (see the registry); got {got}",
-        "{where} 不是受支持的覆盖项(见注册表);收到 {got}",
+        "{where} is not a supported override (spec §9 lists them); got {got}",
+        "{where} 不是受支持的覆盖项(规范 §9 列出了它们);收到 {got}",
+    ),
+    # A supported override's name under another table, or none ("trigger_tokens = 5").
+    "core.not-override-near": (
+        "{where} is not a supported override (got {got}): did you mean {near}?",
+        "{where} 不是受支持的覆盖项(收到 {got}):是否想写 {near}?",
     ),
     "core.at-most": (
         "{where} ({value}) must be at most {other} ({other_value}): {why}",
@@ -220,6 +231,17 @@ MESSAGES: dict[str, tuple[str, str]] = {
     "core.import-empty-runtime": (
         "{where} is empty: paste or choose {runtime}'s own file: {settings}. To go back to every default, use Reset.",
         "{where}为空:请粘贴或选择 {runtime} 自己的文件:{settings}。要恢复全部默认值,请用“重置”。",
+    ),
+    # A runtime's own file imported while the page reads budgetcore's reviewed config
+    # (after Reset, say): its keys are no overrides, and the way to read it is the
+    # runtime picker (the eighth walk).
+    "core.import-runtime-file": (
+        "{where} reads as {runtime}'s own file, not budgetcore's reviewed config: choose {runtime} under Runtime, then import it again.",
+        "{where}看起来是 {runtime} 自己的文件,而不是 budgetcore 的审阅配置:请在“运行时”中选择 {runtime},再重新导入。",
+    ),
+    "core.import-runtime-file-either": (
+        "{where} reads as {runtime}'s or {other}'s own file (one syntax), not budgetcore's reviewed config: choose the one you run under Runtime, then import it again.",
+        "{where}看起来是 {runtime} 或 {other} 自己的文件(二者语法相同),而不是 budgetcore 的审阅配置:请在“运行时”中选择你所用的那个,再重新导入。",
     ),
     "core.page-invalid": (
         "{where} has invalid fields: fix them before importing",

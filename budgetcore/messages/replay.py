@@ -20,6 +20,12 @@ MESSAGES: dict[str, tuple[str, str]] = {
     ),
     "replay.scrub-label": ("Turn shown below", "下方显示的轮次"),
     "replay.options": ("Replay options", "回放选项"),
+    # A log's backtest sets two options (docs/spec.md §17): their fields would otherwise
+    # stand unticked and at 8,000 while the replay used the log's own (the eighth walk).
+    "replay.options.backtest": (
+        "This log's backtest sets the prompt cache and the stable prefix: cache on, stable prefix {prefix} tokens (what the session's first request read). Those two fields apply to generated and pasted turns.",
+        "此日志的回测设定了提示缓存与稳定前缀:缓存开启,稳定前缀 {prefix} tokens(会话第一个请求读取的量)。这两个字段只用于生成的与粘贴的轮次。",
+    ),
     "label.replay.turns": ("Turns", "轮数"),
     "label.replay.seed": ("Seed", "种子"),
     "label.replay.dist": ("Added tokens per turn", "每轮新增 token"),
@@ -141,11 +147,13 @@ MESSAGES: dict[str, tuple[str, str]] = {
     # Of a log: what the engine's own replay covers, said once, before its figures.
     "replay.cost.scope-log": (
         "This chart and the session summary below are the engine's own replay of the "
-        "replayed branch with K {k} and S {s} (spec §12): its main requests and the summary "
+        "replayed branch with K {k} and S {s} (spec §12), one turn per request of that "
+        "branch, numbered as the backtest's requests: its main requests and the summary "
         "calls it models, cached by its own layout. That is another scope than the "
         "backtest and the what-if above (every series, the runtime's cache rules): what K "
         "and S change on this session is the what-if's.",
-        "本图与下方的会话汇总是引擎自身对回放分支的重放,K {k}、S {s}(spec §12):只含其主请求"
+        "本图与下方的会话汇总是引擎自身对回放分支的重放,K {k}、S {s}(spec §12),该分支每个请求一轮,"
+        "编号与回测的请求相同:只含其主请求"
         "与它推算的摘要调用,缓存按引擎自身的布局计算。这与上方回测和假设的口径(所有序列、运行时"
         "的缓存规则)不同:K 与 S 对本会话的影响请看假设。",
     ),

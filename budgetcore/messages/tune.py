@@ -271,20 +271,26 @@ MESSAGES: dict[str, tuple[str, str]] = {
         "Summary runs at each K and S (runs and recompresses)",
         "各 K 与 S 下的摘要执行(执行与重压合计)",
     ),
+    # A map legend's heading says what the colours mean in a line or two; how its bands
+    # are cut follows the keys as a note (the eighth walk: eight bold lines at 390 px).
     "tune.scale": (
-        "Colour scale: quantile bands, each about an eighth of the points; each band "
-        "runs from its low end up to, not including, the next (edges rounded to 3 "
-        "significant figures, exact):",
-        "色标:分位数色带,每带约占八分之一的点;每带从其下端起,到下一带的下端为止(不含;边界取 3 位"
-        "有效数字,为精确值):",
+        "Colour scale, eighths of the points:",
+        "色标,每带约八分之一的点:",
     ),
     "tune.scale-money": (
-        "Colour scale: quantile bands, each about an eighth of the points; each band "
-        "runs from its low end up to, not including, the next (edges rounded to 3 "
-        "significant figures, exact; the least and greatest cost to 4, widened outward; a "
-        "cell shows its exact cost):",
-        "色标:分位数色带,每带约占八分之一的点;每带从其下端起,到下一带的下端为止(不含;边界取 3 位"
-        "有效数字,为精确值;最低与最高成本取 4 位有效数字并向外取整;单元格显示精确成本):",
+        "Colour scale, eighths of the points; a cell shows its exact cost:",
+        "色标,每带约八分之一的点;单元格显示精确成本:",
+    ),
+    "tune.scale-bands": (
+        "Each band runs from its low end up to, not including, the next (edges rounded to "
+        "3 significant figures, exact).",
+        "每带从其下端起,到下一带的下端为止(不含;边界取 3 位有效数字,为精确值)。",
+    ),
+    "tune.scale-bands-money": (
+        "Each band runs from its low end up to, not including, the next (edges rounded to "
+        "3 significant figures, exact; the least and greatest cost to 4, widened outward).",
+        "每带从其下端起,到下一带的下端为止(不含;边界取 3 位有效数字,为精确值;最低与最高成本取 4 位"
+        "有效数字并向外取整)。",
     ),
     "tune.bin": ("{low} to {high}", "{low} 至 {high}"),
     "tune.bin-open": ("{low} to < {high}", "{low} 至 < {high}"),
@@ -454,14 +460,16 @@ MESSAGES: dict[str, tuple[str, str]] = {
         "各 K 与 S 下相对按实际运行模型的变化(美元:该点的假设,含所有序列,减去按实际运行建模的会话)",
     ),
     "tune.scale-delta": (
-        "Colour scale, one for both signs: 0 alone, then quantile bands of the change's "
-        "size, each about a quarter of the changed points, from its low end up to, not "
-        "including, the next (edges rounded to 3 significant figures, exact; a side's "
-        "least and greatest change to 4, widened outward); blue saves, red costs more; a "
-        "cell shows its exact what-if:",
-        "色标,正负共用一个:0 单独一档,其余按变化大小分位,每带约占有变化的点的四分之一,从其下端起,到下一带的"
-        "下端为止(不含;边界取 3 位有效数字,为精确值;每侧最小与最大变化取 4 位有效数字并向外取整);"
+        "Blue saves, red costs more; a cell shows its exact what-if:",
         "蓝色为节省,红色为更贵;单元格显示精确的假设值:",
+    ),
+    "tune.scale-delta-bands": (
+        "One scale for both signs: 0 alone, then bands of the change's size, each about a "
+        "quarter of the changed points, from its low end up to, not including, the next "
+        "(edges rounded to 3 significant figures, exact; a side's least and greatest change "
+        "to 4, widened outward).",
+        "正负共用一个色标:0 单独一档,其余按变化大小分带,每带约占有变化的点的四分之一,从其下端起,到下一带的"
+        "下端为止(不含;边界取 3 位有效数字,为精确值;每侧最小与最大变化取 4 位有效数字并向外取整)。",
     ),
     "tune.bin-save-open": ("saves {low} to < {high}", "节省 {low} 至 < {high}"),
     "tune.bin-save": ("saves {low} to {high}", "节省 {low} 至 {high}"),

@@ -95,6 +95,10 @@ def read_toml(text: str, what: str) -> dict[str, Any]:
         return tomllib.loads(text, parse_float=Decimal)
     except tomllib.TOMLDecodeError as exc:
         raise _bad(what, "runtime-file-syntax", syntax="TOML", detail=str(exc)) from None
+    except RecursionError:  # as inputs.documents reads budgetcore's own TOML
+        raise _bad(what, "toml-deep") from None
+    except ValueError:  # tomllib's int() refuses numbers of thousands of digits
+        raise _bad(what, "toml-digits") from None
 
 
 def strip_jsonc(text: str) -> str:

@@ -207,6 +207,11 @@ def unquote(text: str) -> str:
     return "".join(out)
 
 
+#: A JSON value's rule and the same rule of a link's text, which is no JSON value ("as a
+#: string or an exact JSON number" read of #config.safety_margin=1e-999, the eighth walk).
+_AS_TEXT = {"margin": "margin-typed", "decimal": "decimal-typed"}
+
+
 def parse_fragment(fragment: str) -> FragmentResult:
     """Read a fragment leniently: every malformed, unknown or out-of-range pair falls
     back to the default for that field and is reported, so a link always opens (one
@@ -288,8 +293,11 @@ def _read_pairs(
         try:
             values[path] = parse_field(spec, _raw(spec.kind, raw_text))
         except ScenarioError as exc:
-            # Say what was typed in the link, not its JSON reading.
-            found.extend(p.got(raw_text) for p in exc.problems)
+            # Say what was typed in the link, not its JSON reading, by the typed rule.
+            found.extend(
+                dataclasses.replace(p.got(raw_text), code=_AS_TEXT.get(p.code, p.code))
+                for p in exc.problems
+            )
     _drop_conflicting_limits(values, found)
     models = _named_models(named, values, found)
     try:

@@ -116,6 +116,14 @@ def _refusal(key: str) -> str:
     return "not-override"
 
 
+def _near(key: str) -> str | None:
+    """The one supported override whose name is ``key``'s last part, under another
+    table (``trigger_tokens`` for ``config.trigger_tokens``), or None."""
+    name = key.rpartition(".")[2]
+    found = [o.key for o in OVERRIDES if o.key.rpartition(".")[2] == name]
+    return found[0] if len(found) == 1 else None
+
+
 # ------------------------------------------------------------------ import
 
 
@@ -183,7 +191,11 @@ def _overrides_of(data: Mapping[str, Any]) -> dict[str, object]:
         seen.add(key)
         override = OVERRIDE_BY_KEY.get(key)
         if override is None:
-            problems.append(Problem.of(key, raw, _refusal(key)))
+            near = _near(key)
+            if near is not None and _refusal(key) == "not-override":
+                problems.append(Problem.of(key, raw, "not-override-near", near=near))
+            else:
+                problems.append(Problem.of(key, raw, _refusal(key)))
             continue
         try:
             values[key] = parse_field(override.spec, raw)

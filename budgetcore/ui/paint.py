@@ -267,6 +267,7 @@ def _field_ops(
 
 def _replay_ops(state: PageState, painted: Painted, keys: dict[str, object]) -> list[Op]:
     from budgetcore.ui.replay import view as replay_view  # noqa: PLC0415 - with the panel, not on boot
+    from budgetcore.ui.replay.fields import SET_BY_BACKTEST  # noqa: PLC0415 - with the panel
     from budgetcore.ui.replay.state import FILE_BOXES  # noqa: PLC0415 - with the panel
 
     ops: list[Op] = []
@@ -289,6 +290,11 @@ def _replay_ops(state: PageState, painted: Painted, keys: dict[str, object]) -> 
     if last is None or keys.get("replay-picked") != picked:
         ops += [(f"#{box}", "prop", "value", "") for box in FILE_BOXES if box != picked]
         keys["replay-picked"] = picked
+    if (last.fixed if isinstance(last, replay_view.ReplayScreen) else ()) != screen.fixed:
+        ops += [
+            (_sel("data-replay-input", path), "prop", "disabled", path in screen.fixed)
+            for path in SET_BY_BACKTEST
+        ]
     turns, turn, valuetext = screen.scrub
     ops += [
         ("#replay-scrub", "prop", "max", str(turns)),

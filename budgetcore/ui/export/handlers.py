@@ -156,7 +156,8 @@ def _import_preview(state: PageState, e: ImportPreviewed) -> PageState:
             base = apply_overrides(base, defaults)
         after = apply_overrides(base, overrides)
     except ScenarioError as exc:
-        preview = ImportPreview(e.text, mode, problems=exc.problems)
+        problems = _runtime_file(e.text) or exc.problems
+        preview = ImportPreview(e.text, mode, problems=problems)
         return dataclasses.replace(state, import_preview=preview, import_text=e.text, notice="")
     now, later = effective_values(current), effective_values(after)
     changes = tuple(
@@ -172,6 +173,22 @@ def _import_preview(state: PageState, e: ImportPreviewed) -> PageState:
         restored=plan(after),
     )
     return dataclasses.replace(state, import_preview=preview, import_text=e.text, notice="")
+
+
+def _runtime_file(text: str) -> tuple[Problem, ...]:
+    """A file the reviewed config's reader refused that a runtime's reader takes: the
+    one problem that names the runtime to pick (its keys are that runtime's, not
+    unsupported overrides); none when no runtime reads it."""
+    from budgetcore.runtimes import profile  # noqa: PLC0415 - a refusal: loaded then
+    from budgetcore.runtimes.which import runtimes_reading  # noqa: PLC0415
+
+    names = runtimes_reading(text)
+    if not names:
+        return ()
+    if len(names) == 1:
+        return (Problem.coded("config", "import-runtime-file", runtime=profile(names[0]).title),)
+    first, other = (profile(n).title for n in names[:2])
+    return (Problem.coded("config", "import-runtime-file-either", runtime=first, other=other),)
 
 
 def _import_apply(state: PageState, _e: ImportApplied) -> PageState:

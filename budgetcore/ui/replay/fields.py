@@ -34,6 +34,7 @@ __all__ = [
     "MAX_PAGE_TURNS",
     "OPTION_PATHS",
     "REPLAY_FIELDS",
+    "SET_BY_BACKTEST",
     "SOURCES",
     "TIMING_PATHS",
     "ReplayField",
@@ -134,6 +135,9 @@ OPTION_PATHS = (
     "replay.stable_prefix",
     "replay.wrapper",
 )
+#: The options a log's backtest sets for its replay (``replay.whatif.whatif_options``):
+#: while it does, their fields are disabled and a note says what it set.
+SET_BY_BACKTEST = ("replay.cache", "replay.stable_prefix")
 #: The background-timing fields (docs/spec.md §15), in the order the panel shows them.
 TIMING_PATHS = (
     "replay.timing",
@@ -224,6 +228,10 @@ def _page_path(cli_path: str) -> str:
 #: A core rule of the options JSON and the same rule said of a typed field: without
 #: "as a string or an exact JSON number", which a page field is neither.
 _TYPED_RULES = {"decimal": "decimal-typed", "decimal-or-null": "decimal-typed-or-empty"}
+#: The same, of a field that may be empty (its null): the JSON's reader checks a null
+#: before the rule, so its rule never says "or null" (round_up_ms said only "an integer
+#: from 1 to 3,600,000" of a field that starts empty, the eighth walk).
+_TYPED_RULES_OR_EMPTY = {"whole": "whole-or-empty", "decimal": "decimal-typed-or-empty"}
 
 
 def option_issue(problem: Problem, text: str | None = None) -> Problem:
@@ -242,7 +250,9 @@ def option_issue(problem: Problem, text: str | None = None) -> Problem:
             params.append((name, format_int(int(value)), False))
         else:
             params.append((name, value, name in ("why", "detail")))
-    code = problem.code if text is None else _TYPED_RULES.get(problem.code, problem.code)
+    field = REPLAY_FIELDS.get(path)
+    rules = _TYPED_RULES_OR_EMPTY if field is not None and field.nullable else _TYPED_RULES
+    code = problem.code if text is None else rules.get(problem.code, problem.code)
     return Problem.page(f"core.{code}", tuple(params), (path,))
 
 

@@ -106,6 +106,7 @@ def replay_controls_html() -> Markup:
                 "fieldset",
                 {"class": "rp-grid"},
                 el("legend", {"data-i18n": "replay.options"}, t("replay.options", "en")),
+                el("p", {"id": "replay-options-note", "class": "note-small rp-wide"}),
                 opts,
             ),
             el(

@@ -284,6 +284,8 @@ ENTRY_SUFFIXES = {
     " (zero usage)": "replay.logs.entry-suffix.zero-usage",
     # Cline's, Amp's and OpenCode's "<role> message": the role is the log's.
     " message": "replay.logs.entry-suffix.message",
+    # OpenCode's "<type> part" ("text part", "step-start part"): the type is the log's.
+    " part": "replay.logs.entry-suffix.part",
 }
 
 
@@ -658,23 +660,31 @@ def _compaction_text(c: LogCompaction, lang: str, *, totals: bool = False) -> st
     elif c.after_turn == 0:
         when = t("replay.log.compaction-when.first", lang)
     else:
-        when = t("replay.log.compaction-when.after", lang, turn=format_int(c.after_turn))
+        when = t("replay.log.compaction-when.after", lang, request=format_int(c.after_turn))
     if c.trigger is None and c.pre_tokens is None:
         return t("replay.log.compaction-bare", lang, line=line, when=when)
-    missing = t("replay.log.not-recorded", lang)
+    pre = (
+        t("replay.log.pre.none", lang)
+        if c.pre_tokens is None
+        else t("replay.log.pre", lang, tokens=format_int(c.pre_tokens))
+    )
     return t(
         "replay.log.compaction",
         lang,
         line=line,
         when=when,
-        trigger=_trigger_word(c.trigger, lang) if c.trigger else missing,
-        pre=missing if c.pre_tokens is None else format_int(c.pre_tokens),
+        trigger=_trigger_word(c.trigger, lang),
+        pre=pre,
     )
 
 
-def _trigger_word(trigger: str, lang: str) -> str:
+def _trigger_word(trigger: str | None, lang: str) -> str:
+    if not trigger:
+        return t("replay.log.trigger.none", lang)
     key = f"replay.log.trigger.{trigger}"
-    return t(key, lang) if key in CATALOGUE else trigger
+    if key in CATALOGUE and trigger not in ("word", "none"):
+        return t(key, lang)
+    return t("replay.log.trigger.word", lang, word=trigger)
 
 
 def _exact_int(value: int | None) -> str:

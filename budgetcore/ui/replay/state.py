@@ -67,6 +67,7 @@ __all__ = [
     "import_steps",
     "initial_panel",
     "log_prices",
+    "on_backtest",
     "options_of",
     "refreshed",
     "run_is_current",
@@ -659,19 +660,28 @@ def _options_of(panel: ReplayPanel, picked: Picked) -> ReplayOptions:
         timing=None if timed is None else timed[0],
         retries=None if timed is None else timed[1],
     )
+    if on_backtest(panel):
+        from budgetcore.replay.whatif import whatif_options  # noqa: PLC0415
+
+        assert panel.log is not None
+        assert panel.chosen is not None
+        assert panel.chosen.as_run is not None
+        # A log replays on its as-run baseline, as the CLI's (docs/spec.md §17).
+        options = whatif_options(panel.log, panel.chosen.as_run, options) or options
+    return options
+
+
+def on_backtest(panel: ReplayPanel) -> bool:
+    """Whether the replay runs on a log's as-run baseline, which sets its prompt cache
+    and stable prefix (``fields.SET_BY_BACKTEST``) whatever the fields say."""
     chosen = panel.chosen
-    if (
+    return bool(
         panel.source == "log"
         and panel.log is not None
         and chosen is not None
         and chosen.as_run is not None
         and panel.log.main.requests
-    ):
-        from budgetcore.replay.whatif import whatif_options  # noqa: PLC0415
-
-        # A log replays on its as-run baseline, as the CLI's (docs/spec.md §17).
-        options = whatif_options(panel.log, chosen.as_run, options) or options
-    return options
+    )
 
 
 def _waits(panel: ReplayPanel, page_stale: bool) -> bool:

@@ -26,11 +26,11 @@ from budgetcore.replay.model import (
     TurnRow,
     money_text,
 )
-from budgetcore.ui.markup import Markup, el
+from budgetcore.ui.markup import Markup, el, escape
 from budgetcore.ui.replay.charts import timeline_figure
-from budgetcore.ui.replay.fields import LIMIT_PATHS
+from budgetcore.ui.replay.fields import LIMIT_PATHS, SET_BY_BACKTEST
 from budgetcore.ui.replay.form import field_messages, field_values, replay_controls_html
-from budgetcore.ui.replay.state import ReplayPanel, run_is_current
+from budgetcore.ui.replay.state import ReplayPanel, on_backtest, run_is_current
 from budgetcore.ui.svg.axes import panel_chart_width
 from budgetcore.units import format_bytes, format_int, format_mean_money, format_money
 
@@ -92,6 +92,7 @@ class ReplayScreen:
     field_messages: dict[str, str]  # replay field path -> its issue ("" when valid)
     scrub: tuple[int, int, str]  # (turns, scrubbed turn, what a screen reader announces)
     values: dict[str, str]  # replay field path -> the text (or "true"/"false") it shows
+    fixed: tuple[str, ...] = ()  # fields the source sets whatever they say (disabled)
 
 
 def screen_key(state: PageState) -> tuple[object, ...]:
@@ -294,6 +295,16 @@ def _source_errors(
 # ------------------------------------------------------------------ the panel
 
 
+def _set_by_backtest(panel: ReplayPanel, lang: str) -> tuple[tuple[str, ...], Markup]:
+    """The fields a log's backtest sets (its replay reads neither box: the cache is on,
+    the stable prefix its first request's), and the note that says what it set."""
+    run = panel.run
+    if not on_backtest(panel) or run is None or run.options is None:
+        return (), Markup("")
+    prefix = format_int(run.options.stable_prefix_tokens)
+    return SET_BY_BACKTEST, Markup(escape(t("replay.options.backtest", lang, prefix=prefix)))
+
+
 def render_replay(state: PageState) -> ReplayScreen:
     """The replay panel of page state ``state`` (its ``replay`` panel and its run, the
     language, the width). Draws the run the update step stored; replays nothing."""
@@ -301,9 +312,12 @@ def render_replay(state: PageState) -> ReplayScreen:
     lang = state.lang
     messages = field_messages(state)
     values = field_values(state)
+    run = panel.run
+    fixed, note = _set_by_backtest(panel, lang)
     html: dict[str, Markup] = {
         "replay-log": _log_html(panel, lang, state.width >= _WIDE),
         **files_status(panel, lang),
+        "replay-options-note": note,
     }
     text = {"replay-status": "", "replay-scrub-out": ""}
     blank = dict.fromkeys(
@@ -311,9 +325,8 @@ def render_replay(state: PageState) -> ReplayScreen:
         Markup(""),
     )
     empty = ReplayScreen(
-        {**html, **blank, "replay-funnel": Markup("")}, text, messages, (1, 1, ""), values
+        {**html, **blank, "replay-funnel": Markup("")}, text, messages, (1, 1, ""), values, fixed
     )
-    run = panel.run
     if run is None:  # not refreshed yet (the shell refreshes before it draws)
         return empty
     if run.paused:
@@ -328,7 +341,7 @@ def render_replay(state: PageState) -> ReplayScreen:
     result = run.result
     if result is None or (panel.source == "log" and not run_is_current(panel)):
         # (a log's rows drawn with another log's series indexed past its requests)
-        return ReplayScreen({**empty.html, **html}, text, messages, (1, 1, ""), values)
+        return ReplayScreen({**empty.html, **html}, text, messages, (1, 1, ""), values, fixed)
     n = len(result.rows)
     scrub = panel.scrub if 1 <= panel.scrub <= n else result.summary.peak_turn
     row = result.rows[scrub - 1]
@@ -368,7 +381,7 @@ def render_replay(state: PageState) -> ReplayScreen:
         status=status,
     )
     text["replay-scrub-out"] = valuetext  # beside the slider: the turn while dragging
-    return ReplayScreen(html, text, messages, (n, scrub, valuetext), values)
+    return ReplayScreen(html, text, messages, (n, scrub, valuetext), values, fixed)
 
 
 #: The names a file box's status shows before "+N", and each name's length there: three

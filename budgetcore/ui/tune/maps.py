@@ -456,15 +456,15 @@ def _scale_html(
         items.append(el("li", {"class": f"ch-key tk {band_class(j, edges)}", "data-bin": j}, text))
     if measure in _NO_VALUE and not all(_shown(g, measure, i) for i in range(g.points)):
         items.append(el("li", {"class": "ch-key tk tu"}, t(_NO_VALUE[measure], lang)))
+    money = measure == "cost" and g.priced
+    title = t("tune.scale-money" if money else "tune.scale", lang)
+    bands = t("tune.scale-bands-money" if money else "tune.scale-bands", lang)
     return el(
         "ul",
-        {"class": "ch-legend tune-scale", "aria-label": t("tune.scale", lang)},
-        el(
-            "li",
-            {"class": "tune-scale-title"},
-            t("tune.scale-money" if measure == "cost" and g.priced else "tune.scale", lang),
-        ),
+        {"class": "ch-legend tune-scale", "aria-label": title},
+        el("li", {"class": "tune-scale-title"}, title),
         *items,
+        el("li", {"class": "ch-note tune-scale-note"}, bands),
     )
 
 
@@ -677,13 +677,25 @@ class _Delta:
             if u is not None:
                 held.setdefault(self.bin_of(u, edges), []).append(abs(u))
         n = len(edges) - 1
+        # Each side's own innermost and outermost band: the saving side's greatest change
+        # is its own, not the edge it shares with the costlier side ("saves $0.03052 to
+        # < $0.536" where no point saved more than $0.0439, the eighth walk).
+        inner = {
+            -1: max((b for b in held if b < 0), default=0),
+            1: min((b for b in held if b > 0), default=0),
+        }
+        outer = {
+            -1: min((b for b in held if b < 0), default=0),
+            1: max((b for b in held if b > 0), default=0),
+        }
         items = []
         for b in range(-SIDE_BINS, SIDE_BINS + 1):
             if b not in held:
                 continue
             sizes = held[b]
             j = band_of(sizes[0], edges)
-            first, last = j == 0, j == n - 1
+            sign = 1 if b > 0 else -1
+            first, last = j == 0 or b == inner[sign], j == n - 1 or b == outer[sign]
             if b == 0:
                 text = signed_money(self._dollars(0))
             elif min(sizes) == max(sizes):  # one change: exactly, as its cells say, in the
@@ -707,11 +719,13 @@ class _Delta:
             items.append(el("li", {"class": f"ch-key tk {_delta_class(b)}", "data-bin": b}, text))
         if any(u is None and i not in self.skip for i, u in enumerate(self.units)):
             items.append(el("li", {"class": "ch-key tk tu"}, t("tune.delta.unknown", lang)))
+        title = t("tune.scale-delta", lang)
         return el(
             "ul",
-            {"class": "ch-legend tune-scale", "aria-label": t("tune.scale", lang)},
-            el("li", {"class": "tune-scale-title"}, t("tune.scale-delta", lang)),
+            {"class": "ch-legend tune-scale", "aria-label": title},
+            el("li", {"class": "tune-scale-title"}, title),
             *items,
+            el("li", {"class": "ch-note tune-scale-note"}, t("tune.scale-delta-bands", lang)),
         )
 
 
