@@ -525,9 +525,13 @@ def opencode_db_sessions(db: Any, name: str) -> Iterator[ParsedLog]:
                 tops[top] = first if top not in tops else min(tops[top], first)
             db.execute("CREATE TEMP TABLE IF NOT EXISTS roots (sid TEXT, top TEXT, first)")
             db.execute("DELETE FROM roots")
+            # One row per id as text: the join below matches a message by its id's
+            # text, so a session id stored once as 5 and once as '5' (two groups
+            # above) would otherwise match each of its messages twice.
+            ids = dict.fromkeys(str(sid) for sid, _f in firsts)
             db.executemany(
                 "INSERT INTO roots VALUES (?, ?, ?)",
-                ((str(sid), root(str(sid)), tops[root(str(sid))]) for sid, _f in firsts),
+                ((sid, root(sid), tops[root(sid)]) for sid in ids),
             )
             chunks = _guarded(_chunks(db, reads, source), sqlite3.Error, unusable)
         except sqlite3.Error as exc:
