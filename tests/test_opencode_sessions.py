@@ -3,8 +3,8 @@ text, an integer, a blob of a root's bytes, a real, an id no session row names; 
 table with a rowid (keys sorted, data fetched by rowid) and on one without (sorted
 whole). A series is "main" where ``str`` of its id is its root's, else
 ``subagent:<str of the id>``. Pinned as the keys' query changed (docs/performance.md,
-issue 40's twelfth round); an integer id and a text of the same digits are left out:
-each of their messages is read twice today (both join both roots' rows)."""
+issue 40's twelfth round). An integer id and a text of the same digits are one
+session (its id as text), each message of it read once."""
 
 from __future__ import annotations
 
@@ -84,3 +84,26 @@ def test_each_message_s_data_is_its_own_whatever_its_rowid_s_place(gap: bool) ->
     (log,) = opencode.read_opencode_db(db, "o.db")
     (series,) = log.series
     assert [r.input for r in series.requests] == [100 + t for t in range(961, 1001)]
+
+
+@pytest.mark.parametrize("without_rowid", [False, True])
+def test_an_integer_id_and_a_text_of_its_digits_are_one_session_each_message_once(
+    without_rowid: bool,
+) -> None:
+    """Each of their messages was read twice: the two ids made two rows of the roots'
+    table, both ``'5'`` as text, and a message joins the roots by its id's text."""
+    db = sqlite3.connect(":memory:")
+    db.execute("CREATE TABLE session (id, parent_id)")
+    tail = " WITHOUT ROWID" if without_rowid else ""
+    db.execute(
+        "CREATE TABLE message (id TEXT PRIMARY KEY, session_id, time_created INTEGER,"
+        f" data TEXT){tail}"
+    )
+    db.executemany("INSERT INTO session VALUES (?, ?)", [(5, None), ("5", None)])
+    for n, sid in enumerate([5, "5", 5]):
+        db.execute("INSERT INTO message VALUES (?, ?, ?, ?)", (f"m{n}", sid, n, _request(n)))
+    logs = opencode.read_opencode_db(db, "o.db")
+    assert [(log.name, [(s.name, len(s.requests)) for s in log.series]) for log in logs] == [
+        ("o.db#5", [("main", 3)])
+    ]
+    assert [r.input for r in logs[0].series[0].requests] == [100, 101, 102]

@@ -43,7 +43,7 @@ import contextlib
 import functools
 from collections.abc import Callable, Iterator, Sequence
 from decimal import Decimal
-from typing import Any
+from typing import Any, TypeVar
 
 from budgetcore.errors import NonFinite, Problem, ScenarioError
 from budgetcore.replay.logs.model import ParsedLog, summary_series
@@ -55,6 +55,8 @@ from budgetcore.replay.logs.reader import (
 )
 from budgetcore.replay.logs.records import ABSENT, Shape, record_of
 from budgetcore.replay.logs.tally import Row, Tally, document_of, registry_name, sqlite
+
+_T = TypeVar("_T")
 
 __all__ = [
     "claims_database",
@@ -525,9 +527,13 @@ def opencode_db_sessions(db: Any, name: str) -> Iterator[ParsedLog]:
                 tops[top] = first if top not in tops else min(tops[top], first)
             db.execute("CREATE TEMP TABLE IF NOT EXISTS roots (sid TEXT, top TEXT, first)")
             db.execute("DELETE FROM roots")
+            # One row per id as text: the join below matches a message by its id's
+            # text, so a session id stored once as 5 and once as '5' (two groups
+            # above) would otherwise match each of its messages twice.
+            ids = dict.fromkeys(str(sid) for sid, _f in firsts)
             db.executemany(
                 "INSERT INTO roots VALUES (?, ?, ?)",
-                ((str(sid), root(str(sid)), tops[root(str(sid))]) for sid, _f in firsts),
+                ((sid, root(sid), tops[root(sid)]) for sid in ids),
             )
             chunks = _guarded(_chunks(db, reads, source), sqlite3.Error, unusable)
         except sqlite3.Error as exc:
@@ -564,7 +570,7 @@ def opencode_db_sessions(db: Any, name: str) -> Iterator[ParsedLog]:
                             json.loads(raw, parse_float=read_number, parse_constant=NonFinite)
                         )
                     except (ValueError, TypeError, RecursionError):
-                        value = Problem.coded("", "log-line-not-json")
+                        value = _not_json(raw)
                 if (
                     isinstance(kind, str)
                     and not isinstance(value, Problem)
@@ -579,6 +585,7 @@ def opencode_db_sessions(db: Any, name: str) -> Iterator[ParsedLog]:
             _db_parts(db, tally, number, asked, has_parts)
             yield tally.session(f"{name}#{current}")
     finally:
+        db.text_factory = str
         with contextlib.suppress(sqlite3.Error):
             db.execute("DROP TABLE IF EXISTS temp.roots")
 
@@ -592,11 +599,20 @@ def _db_parts(db: Any, tally: Tally, number: int, asked: Asked, has_parts: bool)
     message_id index), each a record of the root's ledger after its messages (numbered
     on from ``number``), then each summary's trigger set. Only these rows are read: a
     session's other parts (its text, its tools' output) hold no token count."""
+    wanted = asked.parents() if has_parts else []
+    text_factory, db.text_factory = db.text_factory, _text  # few rows: each checked
+    try:
+        _parts_of(db, tally, number, asked, wanted)
+    finally:
+        db.text_factory = text_factory
+    _settle(tally, asked)
+
+
+def _parts_of(db: Any, tally: Tally, number: int, asked: Asked, wanted: list[str]) -> None:
     import json  # noqa: PLC0415
 
     from budgetcore.inputs.numbers import read_number  # noqa: PLC0415
 
-    wanted = asked.parents() if has_parts else []
     for start in range(0, len(wanted), _IDS_PER_QUERY):
         ids = wanted[start : start + _IDS_PER_QUERY]
         try:
@@ -614,13 +630,50 @@ def _db_parts(db: Any, tally: Tally, number: int, asked: Asked, has_parts: bool)
                         raw, parse_float=read_number, parse_constant=NonFinite
                     )
                 except (ValueError, TypeError, RecursionError):
-                    value = Problem.coded("", "log-line-not-json")
+                    value = _not_json(raw)
                 _part(tally, number, value, str(message), asked)
         except sqlite().Error as exc:
             raise ScenarioError(
                 [Problem.coded("log", "log-sqlite-unreadable", why=str(exc))]
             ) from None
-    _settle(tally, asked)
+
+
+class _NotUtf8(bytes):
+    """A row's text that is not UTF-8 (a damaged file), kept as its bytes: its message
+    is a malformed record of the ledger, where SQLite's "Could not decode to UTF-8"
+    refused the whole database for one row."""
+
+
+def _text(raw: bytes) -> str | bytes:
+    """sqlite3's own decoding of a text (strict UTF-8), or the bytes marked."""
+    try:
+        return raw.decode("utf-8")
+    except UnicodeDecodeError:
+        return _NotUtf8(raw)
+
+
+def _tolerant(db: Any, read: Callable[[], _T]) -> _T:
+    """``read()``; where a text it fetches is not UTF-8, ``read()`` again with every
+    text checked (in Python: about a call a value, so only then)."""
+    try:
+        return read()
+    except sqlite().OperationalError as exc:
+        if "UTF-8" not in str(exc):
+            raise
+    text_factory, db.text_factory = db.text_factory, _text
+    try:
+        return read()
+    finally:
+        db.text_factory = text_factory
+
+
+def _not_json(raw: object) -> Problem:
+    if isinstance(raw, _NotUtf8):
+        try:
+            raw.decode("utf-8")
+        except UnicodeDecodeError as exc:
+            return Problem.coded("", "log-line-not-utf8", byte=exc.start + 1)
+    return Problem.coded("", "log-line-not-json")
 
 
 def _guarded(
@@ -681,6 +734,9 @@ def _chunks(db: Any, reads: list[tuple[str, set[str], str, str]], source: str) -
         except sqlite3.OperationalError:  # no rowid (WITHOUT ROWID): sorted whole
             keys = None
     if keys is None:
+        # Read whole, row by row: a row's text that is not UTF-8 cannot be fetched
+        # again alone, so every text is checked here (the caller restores the factory).
+        db.text_factory = _text
         rows = db.execute(
             f"SELECT m.id, m.session_id, m.data, r.top, m.kind FROM ({source}) m "
             "JOIN roots r ON CAST(m.session_id AS TEXT) = r.sid "
@@ -714,12 +770,14 @@ def _fetched(db: Any, query: str, wanted: list[Any]) -> dict[Any, Any]:
     # number are every rowid between: one range read in order, where the list
     # of them cost a seek each (most chunks, where a session's messages were
     # written together).
-    found = (
-        db.execute(f"{query}BETWEEN ? AND ?", (low, high))
-        if high - low + 1 == len(wanted)
-        else db.execute(f"{query}IN ({','.join('?' * len(wanted))})", wanted)
+    return _tolerant(
+        db,
+        lambda: dict(
+            db.execute(f"{query}BETWEEN ? AND ?", (low, high))
+            if high - low + 1 == len(wanted)
+            else db.execute(f"{query}IN ({','.join('?' * len(wanted))})", wanted)
+        ),
     )
-    return dict(found)
 
 
 def _by_rowid(db: Any, keys: Any, fetch: list[str]) -> Iterator[list[Any]]:
@@ -741,12 +799,16 @@ def _one_table(db: Any, keys: Any, query: str, ranged: str) -> Iterator[list[Any
         wanted = [r[0] for r in chunk]
         low, high = min(wanted), max(wanted)
         if high - low + 1 == len(wanted):
-            data = [r[0] for r in db.execute(ranged, (low, high))]
+            data = _tolerant(db, functools.partial(_column, db, ranged, (low, high)))
             if len(data) == len(wanted):
                 yield [(mid, sid, data[rid - low], top, None) for rid, mid, sid, top in chunk]
                 continue
         got = _fetched(db, query, wanted).get
         yield [(mid, sid, got(rid), top, None) for rid, mid, sid, top in chunk]
+
+
+def _column(db: Any, query: str, args: tuple[int, int]) -> list[Any]:
+    return [r[0] for r in db.execute(query, args)]
 
 
 def claims_database(tables: frozenset[str]) -> bool:
