@@ -6,6 +6,7 @@ CLI's session store ending in one (exit 1), read by replay, tune and a folder's 
 
 from __future__ import annotations
 
+import json
 import shutil
 import sqlite3
 from pathlib import Path
@@ -94,10 +95,14 @@ def test_a_schema_whose_text_is_not_utf8_is_refused_as_damaged(
 
 
 def _message(n: int) -> str:
-    return (
-        '{"role": "assistant", "time": {"created": %d}, "modelID": "claude-sonnet-4-5",'
-        ' "providerID": "anthropic", "tokens": {"input": %d, "output": 10,'
-        ' "cache": {"read": 0, "write": 0}}}' % (n, 100 + n)
+    return json.dumps(
+        {
+            "role": "assistant",
+            "time": {"created": n},
+            "modelID": "claude-sonnet-4-5",
+            "providerID": "anthropic",
+            "tokens": {"input": 100 + n, "output": 10, "cache": {"read": 0, "write": 0}},
+        }
     )
 
 
