@@ -22,9 +22,22 @@ MESSAGES: dict[str, tuple[str, str]] = {
     "replay.options": ("Replay options", "回放选项"),
     # A log's backtest sets two options (docs/spec.md §17): their fields would otherwise
     # stand unticked and at 8,000 while the replay used the log's own (the eighth walk).
+    # What it set is said once (backtest.sets*), by the page's note and the CLI's.
+    "backtest.sets": (
+        "This log's backtest sets the prompt cache and the stable prefix: cache on, stable prefix {prefix} tokens (what the session's first request read).",
+        "此日志的回测设定了提示缓存与稳定前缀:缓存开启,稳定前缀 {prefix} tokens(会话第一个请求读取的量)。",
+    ),
+    "backtest.sets.each": (
+        "Each log's backtest sets the prompt cache and the stable prefix of its replay: cache on, stable prefix what that session's first request read.",
+        "每个日志的回测都设定了其回放的提示缓存与稳定前缀:缓存开启,稳定前缀为该会话第一个请求读取的量。",
+    ),
     "replay.options.backtest": (
-        "This log's backtest sets the prompt cache and the stable prefix: cache on, stable prefix {prefix} tokens (what the session's first request read). Those two fields apply to generated and pasted turns.",
-        "此日志的回测设定了提示缓存与稳定前缀:缓存开启,稳定前缀 {prefix} tokens(会话第一个请求读取的量)。这两个字段只用于生成的与粘贴的轮次。",
+        "{sets} Those two fields apply to generated and pasted turns.",
+        "{sets}这两个字段只用于生成的与粘贴的轮次。",
+    ),
+    "backtest.options-unused": (
+        "{sets} Not used from --options: {options}.",
+        "{sets}未使用 --options 中的:{options}。",
     ),
     "label.replay.turns": ("Turns", "轮数"),
     "label.replay.seed": ("Seed", "种子"),

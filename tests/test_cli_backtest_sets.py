@@ -1,0 +1,71 @@
+"""A log's backtest sets the replay's prompt cache and stable prefix (docs/spec.md §17):
+the CLI says which values of an options file it therefore did not use, never silently
+(issue 42, the eighth walk's leftovers)."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+import pytest
+
+from tests.helpers import run_cli
+
+LOGS = Path(__file__).resolve().parent / "fixtures" / "logs"
+_CLAUDE = LOGS / "claude" / "27-asrun-backtest" / "projects" / "-home-user-proj"
+#: A Claude Code session whose first request read 17,000 tokens from the cache.
+CLAUDE = _CLAUDE / "dddddddd-dddd-4ddd-8ddd-000000002701.jsonl"
+OPTIONS = {"cache": False, "stable_prefix_tokens": 1}
+
+
+def _options(tmp_path: Path, obj: object) -> str:
+    path = tmp_path / "options.json"
+    path.write_text(json.dumps(obj), encoding="utf-8")
+    return str(path)
+
+
+def run(*argv: str) -> tuple[int, str, str]:
+    result = run_cli(list(argv))
+    return result.code, result.out, result.err
+
+
+def _notes(stderr: str) -> list[str]:
+    return [line for line in stderr.splitlines() if line.startswith("note: ")]
+
+
+@pytest.mark.parametrize("command", ["replay", "tune"])
+def test_options_a_logs_backtest_sets_are_named_as_not_used(command: str, tmp_path: Path) -> None:
+    """`replay --log F --options FILE` with {"cache": false, "stable_prefix_tokens": 1}
+    printed exactly what it printed without them, and said nothing (the eighth walk)."""
+    plain = run(command, "--log", str(CLAUDE), "--format", "jsonl")
+    given = run(
+        command, "--log", str(CLAUDE), "--options", _options(tmp_path, OPTIONS), "--format", "jsonl"
+    )
+    assert given[0] == plain[0] == 0, given[2]
+    assert given[1] == plain[1]  # the backtest's cache and prefix, whatever given
+    assert _notes(plain[2]) == []
+    assert _notes(given[2]) == [
+        "note: This log's backtest sets the prompt cache and the stable prefix: cache on, "
+        "stable prefix 17,000 tokens (what the session's first request read). "
+        'Not used from --options: "cache": false, "stable_prefix_tokens": 1.'
+    ]
+
+
+def test_only_the_options_a_file_writes_are_named(tmp_path: Path) -> None:
+    one = run("replay", "--log", str(CLAUDE), "--options", _options(tmp_path, {"cache": True}))
+    assert one[0] == 0, one[2]
+    (note,) = _notes(one[2])
+    assert note.endswith('Not used from --options: "cache": true.')
+    other = run(
+        "replay", "--log", str(CLAUDE), "--options", _options(tmp_path, {"failure_rate": 0})
+    )
+    assert other[0] == 0, other[2]
+    assert _notes(other[2]) == []
+
+
+def test_a_folder_says_each_session_sets_its_own(tmp_path: Path) -> None:
+    proc = run("replay", "--log", str(_CLAUDE), "--options", _options(tmp_path, OPTIONS))
+    assert proc[0] == 0, proc[2]
+    (note,) = _notes(proc[2])
+    assert "Each log's backtest sets" in note
+    assert note.endswith('Not used from --options: "cache": false, "stable_prefix_tokens": 1.')
