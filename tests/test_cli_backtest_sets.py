@@ -69,3 +69,12 @@ def test_a_folder_says_each_session_sets_its_own(tmp_path: Path) -> None:
     (note,) = _notes(proc[2])
     assert "Each log's backtest sets" in note
     assert note.endswith('Not used from --options: "cache": false, "stable_prefix_tokens": 1.')
+
+
+def test_a_provider_with_no_cache_rules_is_said_as_such(tmp_path: Path) -> None:
+    gemini = next((LOGS / "gemini" / "jsonl").rglob("*.jsonl"))
+    code, _out, err = run("replay", "--log", str(gemini), "--options", _options(tmp_path, OPTIONS))
+    assert code == 0, err
+    (note,) = _notes(err)
+    assert "no cache rules of this provider (google) are recorded" in note
+    assert "cache on, stable prefix 0 tokens" not in note

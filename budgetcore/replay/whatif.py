@@ -217,11 +217,17 @@ BACKTEST_SETS = ("cache", "stable_prefix_tokens")
 
 def backtest_sets_text(asrun: AsRun | None, prefix: int | None, lang: str) -> str:
     """What a log's backtest set for its replay (:data:`BACKTEST_SETS`), in ``lang``:
-    ``prefix`` the stable prefix it set (None: several sessions, each its own)."""
+    ``prefix`` the stable prefix it set (None: several sessions, each its own). A
+    provider with no recorded cache rules (``prompt_cache.CacheModel.known`` False) is
+    said as such: its backtest predicts no cache, while the replay runs with the cache
+    on from a stable prefix of 0."""
     from budgetcore.messages import t  # noqa: PLC0415 - text at the edge
     from budgetcore.units import format_int  # noqa: PLC0415
 
-    del asrun  # (the provider's cache rules: not yet said)
+    if asrun is not None and not asrun.cache.known:
+        # "cache on, stable prefix 0 tokens" beside "no cache rules of this provider are
+        # recorded" read as a contradiction: each side says what it models.
+        return t("backtest.sets.no-rules", lang, provider=asrun.cache.provider)
     if prefix is None:
         return t("backtest.sets.each", lang)
     return t("backtest.sets", lang, prefix=format_int(prefix))
