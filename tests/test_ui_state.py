@@ -361,6 +361,29 @@ class TestImport:
         assert again.plan.scenario == state.plan.scenario
         assert parse_config(text)
 
+    @pytest.mark.parametrize(
+        ("lang", "said"),
+        [
+            ("en", "The config file has 1,000 more keys that are not supported overrides"),
+            ("zh", "配置文件还有 1,000 个键不是受支持的覆盖项"),
+        ],
+    )
+    def test_a_preview_of_many_unknown_keys_lists_a_few_and_counts_the_rest(
+        self, lang: str, said: str
+    ) -> None:
+        """The eighth walk's leftovers (issue 42): a 1 MB TOML of unknown keys listed
+        every one of its 68,148 problems (1.25 s in CPython, a 5.5 MB list)."""
+        from budgetcore.scenario.overrides import MAX_KEY_PROBLEMS  # noqa: PLC0415
+
+        text = "".join(f"x{i} = {i}\n" for i in range(MAX_KEY_PROBLEMS + 1_000))
+        state = reduce(reduce(fresh(), LanguageChosen(lang)), ImportPreviewed(text, "replace"))
+        preview = state.import_preview
+        assert preview is not None
+        assert len(preview.problems) == MAX_KEY_PROBLEMS + 1
+        shown = render(state).html["import-result"]
+        assert shown.count("<li") == MAX_KEY_PROBLEMS + 1
+        assert said in shown
+
 
 class TestReviewFlow:
     def test_pin_refused_while_stale_and_said(self) -> None:
