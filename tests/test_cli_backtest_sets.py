@@ -51,16 +51,28 @@ def test_options_a_logs_backtest_sets_are_named_as_not_used(command: str, tmp_pa
     ]
 
 
-def test_only_the_options_a_file_writes_are_named(tmp_path: Path) -> None:
-    one = run("replay", "--log", str(CLAUDE), "--options", _options(tmp_path, {"cache": True}))
-    assert one[0] == 0, one[2]
-    (note,) = _notes(one[2])
-    assert note.endswith('Not used from --options: "cache": true.')
-    other = run(
-        "replay", "--log", str(CLAUDE), "--options", _options(tmp_path, {"failure_rate": 0})
-    )
-    assert other[0] == 0, other[2]
-    assert _notes(other[2]) == []
+@pytest.mark.parametrize(
+    ("given", "named"),
+    [
+        ({"cache": False}, '"cache": false'),
+        ({"stable_prefix_tokens": 8_000}, '"stable_prefix_tokens": 8000'),
+        ({"cache": True, "stable_prefix_tokens": 1}, '"stable_prefix_tokens": 1'),
+        # What the backtest sets anyway is no value left unused.
+        ({"cache": True}, None),
+        ({"stable_prefix_tokens": 17_000}, None),
+        ({"failure_rate": 0}, None),
+    ],
+)
+def test_only_the_values_the_backtest_sets_otherwise_are_named(
+    given: dict[str, object], named: str | None, tmp_path: Path
+) -> None:
+    code, _out, err = run("replay", "--log", str(CLAUDE), "--options", _options(tmp_path, given))
+    assert code == 0, err
+    if named is None:
+        assert _notes(err) == []
+        return
+    (note,) = _notes(err)
+    assert note.endswith(f"Not used from --options: {named}.")
 
 
 def test_a_folder_says_each_session_sets_its_own(tmp_path: Path) -> None:

@@ -334,40 +334,52 @@ def say_backtest_sets(text: bytes | None, runs: Sequence[Any]) -> None:
     """Say on stderr which values of the options file ``text`` a log's backtest set
     otherwise for its replay (``replay.whatif.BACKTEST_SETS``), named as the file
     writes them: ``{"cache": false}`` with a log changed nothing, and said nothing."""
-    note = backtest_sets_note(text, [_sets_text(r) for r in runs])
+    note = backtest_sets_note(text, [backtest_set(r) for r in runs])
     if note:
         print(f"note: {note}", file=sys.stderr)
 
 
-def _sets_text(run: Any) -> str:
-    """What ``run``'s backtest set for its replay ("" none: not the main series, not
+#: What one session's backtest set for its replay: the sentence that says it
+#: (``replay.whatif.backtest_sets_text``) and the stable prefix it set.
+BacktestSet = tuple[str, int]
+
+
+def backtest_set(run: Any) -> BacktestSet | None:
+    """What ``run``'s backtest set for its replay (None: not the main series, not
     replayed, or no backtest)."""
     if run.as_run is None or run.what_if is None or run.log is None:
-        return ""
+        return None
     from budgetcore.replay.whatif import backtest_sets_text, whatif_options  # noqa: PLC0415
 
     options = whatif_options(run.log, run.as_run, None)
-    prefix = None if options is None else options.stable_prefix_tokens
-    return backtest_sets_text(run.as_run, prefix, "en")
+    if options is None:
+        return None
+    prefix = options.stable_prefix_tokens
+    return backtest_sets_text(run.as_run, prefix, "en"), prefix
 
 
-def backtest_sets_note(text: bytes | None, sets: Sequence[str]) -> str:
+def backtest_sets_note(text: bytes | None, sets: Sequence[BacktestSet | None]) -> str:
     """The note naming the values of options file ``text`` a backtest set otherwise,
-    ``sets`` each replayed session's :func:`~budgetcore.replay.whatif.backtest_sets_text`
-    ("" one that set nothing); "" when the file names none of them."""
+    ``sets`` what each replayed session's set (None: nothing); "" when the file names
+    none of them, or only the values the backtest set too (``"cache": true``)."""
     from budgetcore.inputs.jsonio import load_json  # noqa: PLC0415
     from budgetcore.messages import t  # noqa: PLC0415
     from budgetcore.replay.whatif import BACKTEST_SETS, backtest_sets_text  # noqa: PLC0415
 
-    said = [s for s in sets if s]
+    said = [s for s in sets if s is not None]
     if text is None or not said:
         return ""
     obj = load_json(text, "options")  # parsed already (parse_options_json): an object
-    written = [f'"{k}": {render_value(obj[k])}' for k in BACKTEST_SETS if k in obj]
+    same = {"cache": {True}, "stable_prefix_tokens": {p for _, p in said}}
+    written = [
+        f'"{k}": {render_value(obj[k])}'
+        for k in BACKTEST_SETS
+        if k in obj and not (type(obj[k]) in (bool, int) and {obj[k]} == same[k])
+    ]
     if not written:
         return ""
-    one = said[0] if len(said) == 1 or len(set(said)) == 1 else None
-    head = one if one is not None else backtest_sets_text(None, None, "en")
+    texts = {s for s, _ in said}
+    head = texts.pop() if len(texts) == 1 else backtest_sets_text(None, None, "en")
     return t("backtest.options-unused", "en", sets=head, options=", ".join(written))
 
 

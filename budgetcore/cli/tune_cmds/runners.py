@@ -68,8 +68,8 @@ class Done:
     # Each grid point's what-if on that baseline (None: the point is refused), whole:
     # the chosen point's itemised what-if is read from it, never made again.
     what_ifs: tuple[WhatIf | None, ...] | None = None
-    # What the backtest set for the replay (``replay.whatif.backtest_sets_text``; "" none).
-    sets: str = ""
+    # What the backtest set for the replay (``cli.replay_cmds.backtest_set``; None none).
+    sets: tuple[str, int] | None = None
 
 
 #: A log session's backtest as plain values (sent back from a worker): its name, the
@@ -88,7 +88,7 @@ def work(task: Task, job: Job) -> Done:
     options = job.options
     backtest: Backtest | None = None
     base = None
-    sets = ""
+    sets: tuple[str, int] | None = None
     try:
         turns = task.turns
         if turns is None:
@@ -138,7 +138,8 @@ def work(task: Task, job: Job) -> Done:
                 )
                 turns, options = log_replay_inputs(log, run, turns, options)
                 if options is not None:
-                    sets = backtest_sets_text(run, options.stable_prefix_tokens, "en")
+                    prefix = options.stable_prefix_tokens
+                    sets = backtest_sets_text(run, prefix, "en"), prefix
                 from budgetcore.tune.whatif import Baseline  # noqa: PLC0415
 
                 base = Baseline(log, run, options)
