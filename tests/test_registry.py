@@ -618,6 +618,24 @@ class TestUnknownNames:
         assert "claude-sonnet-4-5" in near_matches("claude-sonet-4-5")
         assert near_matches("Claude-Sonnet-4-5")[0] == "claude-sonnet-4-5"
 
+    def test_a_name_close_to_nothing_suggests_nothing(self) -> None:
+        """The eighth walk's leftovers (issue 42): "nope" suggested
+        opencode_go/gemini-4-argon and baseten/openai/gpt-oss-120b, search hits that
+        hold "nope" only across words ("argon" + "opencode", "baseten/openai")."""
+        assert near_matches("nope") == ()
+        with pytest.raises(ScenarioError) as info:
+            require("nope", "main_model.model")
+        assert "near matches" not in str(info.value)
+
+    @pytest.mark.parametrize(
+        ("typed", "meant"),
+        [("sonnet 4.5", "claude-sonnet-4-5"), ("GPT5", "gpt-5"), ("gpt5-codex", "gpt-5-codex")],
+    )
+    def test_a_search_hit_is_a_near_match_where_what_was_typed_starts_its_words(
+        self, typed: str, meant: str
+    ) -> None:
+        assert near_matches(typed)[0] == meant
+
     def test_require_names_the_field_the_release_and_near_matches(self) -> None:
         with pytest.raises(ScenarioError) as info:
             require("claude-sonet-4-5", "main_model.model")

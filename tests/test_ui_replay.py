@@ -2104,3 +2104,31 @@ def test_the_engines_replay_of_a_log_says_a_turn_is_one_request(lang: str) -> No
         else "每个请求一轮,编号与回测的请求相同"
     )
     assert said in scope.group(1)
+
+
+@pytest.mark.parametrize("lang", ["en", "zh"])
+@pytest.mark.parametrize(
+    ("base", "provider"), [(("gemini", "jsonl"), "google"), (("kimi", "plain"), "moonshot")]
+)
+def test_the_backtest_note_of_a_provider_with_no_cache_rules_says_what_each_side_models(
+    lang: str, base: tuple[str, str], provider: str
+) -> None:
+    """The eighth walk's leftovers (issue 42): for Gemini CLI and Kimi CLI logs the note
+    said "cache on, stable prefix 0 tokens" beside the backtest's "no cache rules of this
+    provider are recorded", which read as a contradiction. The backtest predicts no cache
+    (every request's context uncached input); the replay runs with the cache on."""
+    state = reduce(reduce(_open(), LanguageChosen(lang)), ReplaySourceChosen("log"))
+    state = reduce(state, ReplayLogsLoaded(_folder(LOGS.joinpath(*base))))
+    run = reduce(state, JobStep("replay")).replay.run
+    assert run is not None
+    assert run.options is not None
+    assert (run.options.cache, run.options.stable_prefix_tokens) == (True, 0)
+    note = unescape(str(_screen(state).html["replay-options-note"]))
+    assert f"({provider})" in note
+    if lang == "en":
+        assert "cache on, stable prefix" not in note
+        assert "models every request's context as uncached input" in note
+        assert "run with the prompt cache on" in note
+    else:
+        assert "缓存开启,稳定前缀" not in note
+        assert "按未缓存输入建模" in note

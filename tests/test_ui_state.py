@@ -224,6 +224,42 @@ class TestLinks:
         assert len(lines) == 1 + len(state.link_problems)
         assert all(line.startswith("• ") for line in lines[1:])
 
+    @pytest.mark.parametrize(
+        ("lang", "said"),
+        [
+            (
+                "en",
+                (
+                    "Main model contract · Model from the registry (main_model.model) must name",
+                    "Pinned plan: Summary model contract · Model from the registry "
+                    "(summary_model.model) must name",
+                    "Runtime (runtime) must be one of",
+                    "Pin this plan (pin) must be 1",
+                ),
+            ),
+            (
+                "zh",
+                (
+                    "主模型合同 · 从模型注册表选择(main_model.model) 必须是",
+                    "固定的方案:摘要模型合同 · 从模型注册表选择(summary_model.model) 必须是",
+                    "运行时(runtime) 必须是以下之一",
+                    "固定此方案(pin) 必须为 1",
+                ),
+            ),
+        ],
+    )
+    def test_a_link_keys_problem_names_its_field_by_the_pages_label(
+        self, lang: str, said: tuple[str, ...]
+    ) -> None:
+        """The eighth walk's leftovers (issue 42): a bad model in the link read
+        '"main_model.model" must name a chat model', the link's key, where the guide
+        promises "a clear error naming the field (as the user sees it)"."""
+        link = "#main_model.model=nope&pin=2&pin.summary_model.model=zzz&runtime=vim"
+        banner = render(reduce(fresh(), LinkOpened(link, lang))).text["link-problems"]
+        for words in said:
+            assert words in banner
+        assert '"main_model.model"' not in banner
+
 
 class TestImport:
     def test_replace_makes_the_file_the_whole_override_set(self) -> None:
@@ -324,6 +360,29 @@ class TestImport:
         again = reduce(again, ImportApplied())
         assert again.plan.scenario == state.plan.scenario
         assert parse_config(text)
+
+    @pytest.mark.parametrize(
+        ("lang", "said"),
+        [
+            ("en", "The config file has 1,000 more keys that are not supported overrides"),
+            ("zh", "配置文件还有 1,000 个键不是受支持的覆盖项"),
+        ],
+    )
+    def test_a_preview_of_many_unknown_keys_lists_a_few_and_counts_the_rest(
+        self, lang: str, said: str
+    ) -> None:
+        """The eighth walk's leftovers (issue 42): a 1 MB TOML of unknown keys listed
+        every one of its 68,148 problems (1.25 s in CPython, a 5.5 MB list)."""
+        from budgetcore.scenario.overrides import MAX_KEY_PROBLEMS  # noqa: PLC0415
+
+        text = "".join(f"x{i} = {i}\n" for i in range(MAX_KEY_PROBLEMS + 1_000))
+        state = reduce(reduce(fresh(), LanguageChosen(lang)), ImportPreviewed(text, "replace"))
+        preview = state.import_preview
+        assert preview is not None
+        assert len(preview.problems) == MAX_KEY_PROBLEMS + 1
+        shown = render(state).html["import-result"]
+        assert shown.count("<li") == MAX_KEY_PROBLEMS + 1
+        assert said in shown
 
 
 class TestReviewFlow:

@@ -624,3 +624,38 @@ def test_the_clis_table_counts_one_unknown_point_in_the_singular(unknown: int, s
     assert any(x.startswith(said) for x in lines), lines
     if unknown > 1:
         assert f"{unknown} points with unknown usage were never candidates" in lines
+
+
+@pytest.mark.parametrize("lang", ["en", "zh"])
+@pytest.mark.parametrize(
+    ("values", "n"), [([0] * 14 + [500] * 2, 2), ([0] * 8 + list(range(1, 9)), 8), ([7] * 4, 1)]
+)
+def test_a_scale_of_fewer_than_eight_bands_says_how_many_and_why(
+    lang: str, values: list[int], n: int
+) -> None:
+    """The eighth walk's leftovers (issue 42): the unseen-history legend said "Colour
+    scale, eighths of the points" over two bands (most points 0 tokens, the rest one
+    value). Fewer than eight bands are counted in the heading and explained in the note."""
+    from types import SimpleNamespace  # noqa: PLC0415
+
+    from budgetcore.ui.tune.maps import _scale_html  # noqa: PLC0415
+
+    g = SimpleNamespace(
+        priced=False,
+        places=0,
+        points=len(values),
+        known=lambda i: True,
+        columns={"unseen_tokens": values},
+    )
+    raw = html.unescape(str(_scale_html(g, "unseen", quantile_edges(values), lang)))
+    (title,) = re.findall(r'<li class="tune-scale-title">([^<]*)</li>', raw)
+    (note,) = re.findall(r'<li class="ch-note tune-scale-note">([^<]*)</li>', raw)
+    assert len(re.findall(r"data-bin=", raw)) == n
+    eighths = t("tune.scale", lang)
+    if n == BINS:
+        assert title == eighths
+        return
+    assert title != eighths
+    bands = f"{n} band" if lang == "en" else f"{n} 个色带"
+    assert bands in title
+    assert (f"{bands}{'s' if n > 1 else ''}, not eight" if lang == "en" else "不足八带") in note

@@ -284,9 +284,8 @@ def replay_of(args: argparse.Namespace, scenario: Scenario | None) -> tuple[Any,
     sources = [s for s in (args.turns, args.generate, args.log) if s is not None]
     if len(sources) != 1:
         raise ScenarioError([Problem.coded("turns", "one-source")])
-    options = (
-        None if args.options is None else parse_options_json(read_input(args.options, "options"))
-    )
+    text = None if args.options is None else read_input(args.options, "options")
+    options = None if text is None else parse_options_json(text)
     if args.log is not None:
         if os.path.isdir(args.log):
             raise ScenarioError([Problem.coded("log", "log-folder-here")])
@@ -296,6 +295,7 @@ def replay_of(args: argparse.Namespace, scenario: Scenario | None) -> tuple[Any,
         run = _paused_run(log.name, log, scenario=scenario, options=options, series=args.series)
         for problem in log.skipped:
             print(f"skipped: {problem}", file=sys.stderr)
+        say_backtest_sets(text, [run])
         return run.result, log, args.series
     if scenario is None:
         scenario = scenario_of(args)
@@ -320,10 +320,72 @@ def replay_of(args: argparse.Namespace, scenario: Scenario | None) -> tuple[Any,
 def _log_runs(args: argparse.Namespace, scenario: Scenario | None) -> tuple[list[Any], bool]:
     """Every session of --log (a file, or each session of a folder)."""
     options = None
-    if args.options is not None:
+    text = None if args.options is None else read_input(args.options, "options")
+    if text is not None:
         from budgetcore.replay.options import parse_options_json  # noqa: PLC0415
 
-        options = parse_options_json(read_input(args.options, "options"))
+        options = parse_options_json(text)
+    runs, folder = _log_runs_of(args, scenario, options)
+    say_backtest_sets(text, runs)
+    return runs, folder
+
+
+def say_backtest_sets(text: bytes | None, runs: Sequence[Any]) -> None:
+    """Say on stderr which values of the options file ``text`` a log's backtest set
+    otherwise for its replay (``replay.whatif.BACKTEST_SETS``), named as the file
+    writes them: ``{"cache": false}`` with a log changed nothing, and said nothing."""
+    note = backtest_sets_note(text, [backtest_set(r) for r in runs])
+    if note:
+        print(f"note: {note}", file=sys.stderr)
+
+
+#: What one session's backtest set for its replay: the sentence that says it
+#: (``replay.whatif.backtest_sets_text``) and the stable prefix it set.
+BacktestSet = tuple[str, int]
+
+
+def backtest_set(run: Any) -> BacktestSet | None:
+    """What ``run``'s backtest set for its replay (None: not the main series, not
+    replayed, or no backtest)."""
+    if run.as_run is None or run.what_if is None or run.log is None:
+        return None
+    from budgetcore.replay.whatif import backtest_sets_text, whatif_options  # noqa: PLC0415
+
+    options = whatif_options(run.log, run.as_run, None)
+    if options is None:
+        return None
+    prefix = options.stable_prefix_tokens
+    return backtest_sets_text(run.as_run, prefix, "en"), prefix
+
+
+def backtest_sets_note(text: bytes | None, sets: Sequence[BacktestSet | None]) -> str:
+    """The note naming the values of options file ``text`` a backtest set otherwise,
+    ``sets`` what each replayed session's set (None: nothing); "" when the file names
+    none of them, or only the values the backtest set too (``"cache": true``)."""
+    from budgetcore.inputs.jsonio import load_json  # noqa: PLC0415
+    from budgetcore.messages import t  # noqa: PLC0415
+    from budgetcore.replay.whatif import BACKTEST_SETS, backtest_sets_text  # noqa: PLC0415
+
+    said = [s for s in sets if s is not None]
+    if text is None or not said:
+        return ""
+    obj = load_json(text, "options")  # parsed already (parse_options_json): an object
+    same = {"cache": {True}, "stable_prefix_tokens": {p for _, p in said}}
+    written = [
+        f'"{k}": {render_value(obj[k])}'
+        for k in BACKTEST_SETS
+        if k in obj and not (type(obj[k]) in (bool, int) and {obj[k]} == same[k])
+    ]
+    if not written:
+        return ""
+    texts = {s for s, _ in said}
+    head = texts.pop() if len(texts) == 1 else backtest_sets_text(None, None, "en")
+    return t("backtest.options-unused", "en", sets=head, options=", ".join(written))
+
+
+def _log_runs_of(
+    args: argparse.Namespace, scenario: Scenario | None, options: Any
+) -> tuple[list[Any], bool]:
     if scenario is not None:
         options = link_priced(args, scenario, options)
     fmt = _log_format(args)

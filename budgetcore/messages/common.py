@@ -136,6 +136,8 @@ MESSAGES: dict[str, tuple[str, str]] = {
     "count.setting.other": ("{n} settings", "{n} 项设置"),
     "count.override.one": ("{n} override", "{n} 个覆盖项"),
     "count.override.other": ("{n} overrides", "{n} 个覆盖项"),
+    "count.band.one": ("{n} band", "{n} 个色带"),
+    "count.band.other": ("{n} bands", "{n} 个色带"),
     "count.session.one": ("{n} session", "{n} 个会话"),
     "count.session.other": ("{n} sessions", "{n} 个会话"),
     "count.record.one": ("{n} record", "{n} 条记录"),

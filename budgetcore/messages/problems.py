@@ -189,6 +189,10 @@ MESSAGES: dict[str, tuple[str, str]] = {
     ),
     # "(see the registry)" sent a newcomer to the page's model registry (the eighth
     # walk): the supported overrides are spec §9's table.
+    "core.more-keys": (
+        "{where} has {n} more keys that are not supported overrides or appear more than once (the first {shown} are named)",
+        "{where}还有 {n} 个键不是受支持的覆盖项或出现了不止一次(只列出了前 {shown} 个)",
+    ),
     "core.not-override": (
         "{where} is not a supported override (spec §9 lists them); got {got}",
         "{where} 不是受支持的覆盖项(规范 §9 列出了它们);收到 {got}",

@@ -22,9 +22,29 @@ MESSAGES: dict[str, tuple[str, str]] = {
     "replay.options": ("Replay options", "回放选项"),
     # A log's backtest sets two options (docs/spec.md §17): their fields would otherwise
     # stand unticked and at 8,000 while the replay used the log's own (the eighth walk).
+    # What it set is said once (backtest.sets*), by the page's note and the CLI's.
+    "backtest.sets": (
+        "This log's backtest sets the prompt cache and the stable prefix: cache on, stable prefix {prefix} tokens (what the session's first request read).",
+        "此日志的回测设定了提示缓存与稳定前缀:缓存开启,稳定前缀 {prefix} tokens(会话第一个请求读取的量)。",
+    ),
+    # For a provider with no recorded cache rules (Google, Moonshot, ...): the as-run
+    # model predicts no cache (prompt_cache._no_cache_model), the replay's own rule
+    # (docs/spec.md §12 step 4) still reads what a request shares with the one before.
+    "backtest.sets.no-rules": (
+        "This log's backtest sets the prompt cache and the stable prefix, but no cache rules of this provider ({provider}) are recorded: the backtest itself models every request's context as uncached input, with no prefix cached by earlier sessions (stable prefix 0 tokens). The replay and its what-ifs run with the prompt cache on: each request reads from the cache what it shares with the request before it.",
+        "此日志的回测设定了提示缓存与稳定前缀,但没有记录该提供方({provider})的缓存规则:回测本身把每个请求的上下文都按未缓存输入建模,不计更早会话缓存的前缀(稳定前缀 0 tokens)。回放及其假设开启提示缓存:每个请求从缓存读取它与前一个请求共有的部分。",
+    ),
+    "backtest.sets.each": (
+        "Each log's backtest sets the prompt cache and the stable prefix of its replay: cache on, stable prefix what that session's first request read.",
+        "每个日志的回测都设定了其回放的提示缓存与稳定前缀:缓存开启,稳定前缀为该会话第一个请求读取的量。",
+    ),
     "replay.options.backtest": (
-        "This log's backtest sets the prompt cache and the stable prefix: cache on, stable prefix {prefix} tokens (what the session's first request read). Those two fields apply to generated and pasted turns.",
-        "此日志的回测设定了提示缓存与稳定前缀:缓存开启,稳定前缀 {prefix} tokens(会话第一个请求读取的量)。这两个字段只用于生成的与粘贴的轮次。",
+        "{sets} Those two fields apply to generated and pasted turns.",
+        "{sets}这两个字段只用于生成的与粘贴的轮次。",
+    ),
+    "backtest.options-unused": (
+        "{sets} Not used from --options: {options}.",
+        "{sets}未使用 --options 中的:{options}。",
     ),
     "label.replay.turns": ("Turns", "轮数"),
     "label.replay.seed": ("Seed", "种子"),

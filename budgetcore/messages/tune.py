@@ -281,6 +281,22 @@ MESSAGES: dict[str, tuple[str, str]] = {
         "Colour scale, eighths of the points; a cell shows its exact cost:",
         "色标,每带约八分之一的点;单元格显示精确成本:",
     ),
+    # Fewer bands than eight (the unseen-history map: most points 0, the rest one value):
+    # "eighths of the points" over two bands was not what they were (the eighth walk).
+    "tune.scale-few": ("Colour scale, {bands}:", "色标,{bands}:"),
+    "tune.scale-few-money": (
+        "Colour scale, {bands}; a cell shows its exact cost:",
+        "色标,{bands};单元格显示精确成本:",
+    ),
+    "tune.scale-few-why": (
+        "{bands}, not eight: bands hold about equal numbers of points, but the last "
+        "band's points all hold one value, which no edge can split.",
+        "{bands},不足八带:各带的点数大致相等,但最后一带的点都是同一个值,无法再分。",
+    ),
+    "tune.scale-one-why": (
+        "1 band, not eight: every point holds the same value.",
+        "1 个色带,不足八带:每个点的值都相同。",
+    ),
     "tune.scale-bands": (
         "Each band runs from its low end up to, not including, the next (edges rounded to "
         "3 significant figures, exact).",

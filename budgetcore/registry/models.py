@@ -25,6 +25,7 @@ from collections.abc import Iterator, Mapping, Sequence
 from dataclasses import dataclass, field
 from decimal import Decimal
 from functools import cache, partial
+from itertools import accumulate, islice
 from typing import Any, NamedTuple
 
 from budgetcore._shipped import shipped_bytes
@@ -175,6 +176,27 @@ def _separator_variants(name: str) -> list[str]:
 def _norm(text: str) -> str:
     """Lower case, every run of separators one space: ``Sonnet 4.5`` ~ ``sonnet-4-5``."""
     return _SEPARATORS.sub(" ", text.lower()).strip()
+
+
+def _starts_words(typed: str, name: str) -> bool:
+    """Whether every word of ``typed`` starts a word of ``name`` (``sonnet 4.5``,
+    ``claude-sonnet-4-5``), or ``typed`` without separators starts at one of its words
+    (``GPT5``, ``gpt-5``). A search hit may run across words and providers: "nope" is in
+    "baseten/openai" and "argon" + "opencode", no near match of it (the eighth walk).
+
+    >>> _starts_words("sonnet 4.5", "claude-sonnet-4-5"), _starts_words("GPT5", "gpt-5")
+    (True, True)
+    >>> _starts_words("nope", "baseten/openai/gpt-oss-120b")
+    False
+    """
+    words = _norm(name).split()
+    wanted = _norm(typed).split()
+    if not wanted:
+        return False
+    if all(any(w.startswith(x) for w in words) for x in wanted):
+        return True
+    flat, joined = "".join(wanted), "".join(words)
+    return any(joined.startswith(flat, i) for i in accumulate(map(len, words[:-1]), initial=0))
 
 
 def _tail(name: str) -> str:
@@ -564,11 +586,13 @@ class Registry:
 
     def near_matches(self, name: str, n: int = 5) -> tuple[str, ...]:
         """Names close to an unknown one: same name in another case first, then search
-        hits, then difflib's closest spellings."""
+        hits where what was typed starts the name's words (:func:`_starts_words`), then
+        difflib's closest spellings."""
         out: list[str] = []
         low = name.lower()
         out += [r.name for r in self.rows if r.name.lower() == low]
-        out += [r.name for r in self.matches(name)[:n]]
+        hits = (r.name for r in self.matches(name) if _starts_words(name, r.name))
+        out += list(islice(hits, n))
         lowered = {r.name.lower(): r.name for r in self.rows}
         import difflib  # noqa: PLC0415 - only an unknown name needs it
 

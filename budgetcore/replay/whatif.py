@@ -66,7 +66,9 @@ if TYPE_CHECKING:
     from budgetcore.replay.model import Replay, ReplayOptions, Turn
 
 __all__ = [
+    "BACKTEST_SETS",
     "WhatIf",
+    "backtest_sets_text",
     "log_replay_inputs",
     "log_turns",
     "what_if",
@@ -205,6 +207,30 @@ def whatif_options(
         start_covered=0,
         start_summary=0,
     )
+
+
+#: The replay options a log's backtest sets for its main series (:func:`whatif_options`),
+#: by their keys in an options file: the CLI names the ones a user wrote, the page
+#: disables their fields.
+BACKTEST_SETS = ("cache", "stable_prefix_tokens")
+
+
+def backtest_sets_text(asrun: AsRun | None, prefix: int | None, lang: str) -> str:
+    """What a log's backtest set for its replay (:data:`BACKTEST_SETS`), in ``lang``:
+    ``prefix`` the stable prefix it set (None: several sessions, each its own). A
+    provider with no recorded cache rules (``prompt_cache.CacheModel.known`` False) is
+    said as such: its backtest predicts no cache, while the replay runs with the cache
+    on from a stable prefix of 0."""
+    from budgetcore.messages import t  # noqa: PLC0415 - text at the edge
+    from budgetcore.units import format_int  # noqa: PLC0415
+
+    if asrun is not None and not asrun.cache.known:
+        # "cache on, stable prefix 0 tokens" beside "no cache rules of this provider are
+        # recorded" read as a contradiction: each side says what it models.
+        return t("backtest.sets.no-rules", lang, provider=asrun.cache.provider)
+    if prefix is None:
+        return t("backtest.sets.each", lang)
+    return t("backtest.sets", lang, prefix=format_int(prefix))
 
 
 def log_replay_inputs(

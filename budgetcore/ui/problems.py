@@ -26,6 +26,14 @@ if TYPE_CHECKING:
 __all__ = ["problem_sentence", "problem_text", "warning_lines", "where_text"]
 
 _MODEL_GROUPS = ("main_model.", "summary_model.")
+#: Link keys whose control's label is another message than ``label.<path>``: a problem
+#: names the field as the user sees it (the guide), never by the link's key alone.
+_LABELS = {
+    "main_model.model": "picker.label",
+    "summary_model.model": "picker.label",
+    "runtime": "runtime.label",
+    "pin": "static.pin",
+}
 
 
 def _digits(params: dict[str, str]) -> dict[str, str]:
@@ -51,7 +59,7 @@ def where_text(path: str, lang: str, params: dict[str, str] | None = None) -> st
         if "file" in params:  # a log's subagent file
             line = f"{params['file']} · {line}"
         return f"{line} · {params['key']}" if "key" in params else line
-    label = f"label.{path}"
+    label = _LABELS.get(path, f"label.{path}")
     if label in CATALOGUE:
         text = t(label, lang)
         if path.startswith(_MODEL_GROUPS):

@@ -28,7 +28,7 @@ from budgetcore.cli.shell import (
     shown_name,
     whole_flag,
 )
-from budgetcore.cli.tune_cmds.grid import _axes, _generated, _options, _which
+from budgetcore.cli.tune_cmds.grid import _axes, _generated, _which, options_read
 from budgetcore.cli.tune_cmds.logs import _database_tasks, _log_scenario
 from budgetcore.cli.tune_cmds.output import write_tune
 from budgetcore.cli.tune_cmds.runners import MAX_JOBS, Job, Task, run_tasks
@@ -251,9 +251,10 @@ def cmd_tune(args: argparse.Namespace) -> int:
     fmt = None if args.log_format == "auto" else args.log_format
     read = None
     if args.scenario is None and args.fragment is None:
-        scenario, options, read = _log_scenario(args, fmt)
+        scenario, options, read, options_text = _log_scenario(args, fmt)
     else:
-        scenario, options = scenario_of(args), _options(args)
+        scenario = scenario_of(args)
+        options, options_text = options_read(args)
     runtime = None
     if args.runtime is not None:
         runtime = _runtime_axis(args, scenario)
@@ -289,6 +290,11 @@ def cmd_tune(args: argparse.Namespace) -> int:
         done = run_tasks(tasks, job, jobs=args.jobs, dask=args.dask, points=progress.advance)
     finally:
         progress.close()
+    from budgetcore.cli.replay_cmds import backtest_sets_note  # noqa: PLC0415
+
+    note = backtest_sets_note(options_text, [d.sets for d in done])
+    if note:
+        print(f"note: {note}", file=sys.stderr)
     skipped = [d for d in done if d.skipped]
     if skipped:
         total = sum(d.skipped for d in skipped)

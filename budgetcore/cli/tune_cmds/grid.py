@@ -41,9 +41,17 @@ def _which(name: str) -> Iterator[None]:
 
 
 def _options(args: argparse.Namespace) -> ReplayOptions | None:
+    return options_read(args)[0]
+
+
+def options_read(args: argparse.Namespace) -> tuple[ReplayOptions | None, bytes | None]:
+    """--options parsed, and its text (read once: standard input gives it once)."""
     from budgetcore.replay.options import parse_options_json  # noqa: PLC0415
 
-    return None if args.options is None else parse_options_json(read_input(args.options, "options"))
+    if args.options is None:
+        return None, None
+    text = read_input(args.options, "options")
+    return parse_options_json(text), text
 
 
 def _axes(args: argparse.Namespace, scenario: Scenario) -> tuple[tuple[int, ...], tuple[int, ...]]:

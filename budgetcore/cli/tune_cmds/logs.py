@@ -7,7 +7,7 @@ import argparse
 import os
 from typing import Any
 
-from budgetcore.cli.tune_cmds.grid import _options
+from budgetcore.cli.tune_cmds.grid import options_read
 from budgetcore.cli.tune_cmds.runners import Task
 from budgetcore.core.scenario import Scenario
 from budgetcore.errors import Problem, ScenarioError
@@ -41,10 +41,10 @@ def _database_tasks(
 
 def _log_scenario(
     args: argparse.Namespace, fmt: str | None
-) -> tuple[Scenario, ReplayOptions | None, Any]:
+) -> tuple[Scenario, ReplayOptions | None, Any, bytes | None]:
     """No scenario: one log file's own model (and its prices), as ``replay --log``, and
     the log as read (standard input or a pipe gives its bytes once: its task replays
-    this read, never a second one that would find it empty)."""
+    this read, never a second one that would find it empty), and the --options text."""
     from budgetcore.cli.replay_cmds import read_log_shown  # noqa: PLC0415
     from budgetcore.replay.logs.session import log_model, priced_by  # noqa: PLC0415
 
@@ -55,4 +55,5 @@ def _log_scenario(
     from budgetcore.replay.asrun import window_of  # noqa: PLC0415
 
     model = log_model(log, window=window_of(log))  # the runtime's window (spec §17)
-    return model.scenario, priced_by(model, _options(args)), log
+    options, text = options_read(args)
+    return model.scenario, priced_by(model, options), log, text

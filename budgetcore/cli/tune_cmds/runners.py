@@ -68,6 +68,8 @@ class Done:
     # Each grid point's what-if on that baseline (None: the point is refused), whole:
     # the chosen point's itemised what-if is read from it, never made again.
     what_ifs: tuple[WhatIf | None, ...] | None = None
+    # What the backtest set for the replay (``cli.replay_cmds.backtest_set``; None none).
+    sets: tuple[str, int] | None = None
 
 
 #: A log session's backtest as plain values (sent back from a worker): its name, the
@@ -86,6 +88,7 @@ def work(task: Task, job: Job) -> Done:
     options = job.options
     backtest: Backtest | None = None
     base = None
+    sets: tuple[str, int] | None = None
     try:
         turns = task.turns
         if turns is None:
@@ -117,7 +120,10 @@ def work(task: Task, job: Job) -> Done:
                 )
             if chosen is log.main:
                 from budgetcore.replay.asrun import as_run  # noqa: PLC0415
-                from budgetcore.replay.whatif import log_replay_inputs  # noqa: PLC0415
+                from budgetcore.replay.whatif import (  # noqa: PLC0415
+                    backtest_sets_text,
+                    log_replay_inputs,
+                )
 
                 # Every point is a what-if on the session's as-run baseline (spec §17).
                 run = as_run(log)
@@ -131,6 +137,9 @@ def work(task: Task, job: Job) -> Done:
                     run.unread,
                 )
                 turns, options = log_replay_inputs(log, run, turns, options)
+                if options is not None:
+                    prefix = options.stable_prefix_tokens
+                    sets = backtest_sets_text(run, prefix, "en"), prefix
                 from budgetcore.tune.whatif import Baseline  # noqa: PLC0415
 
                 base = Baseline(log, run, options)
@@ -147,7 +156,7 @@ def work(task: Task, job: Job) -> Done:
         # Every point also as a what-if on the as-run baseline (spec §17): its delta.
         # The page's Tune makes each point's by the same function.
         what_ifs = tuple(point_what_if(base, job.scenario, k, s) for k in job.ks for s in job.ss)
-    return Done(result, skipped, first, backtest, what_ifs)
+    return Done(result, skipped, first, backtest, what_ifs, sets)
 
 
 def _work_one(pair: tuple[Task, Job]) -> Done:

@@ -301,8 +301,12 @@ def _set_by_backtest(panel: ReplayPanel, lang: str) -> tuple[tuple[str, ...], Ma
     run = panel.run
     if not on_backtest(panel) or run is None or run.options is None:
         return (), Markup("")
-    prefix = format_int(run.options.stable_prefix_tokens)
-    return SET_BY_BACKTEST, Markup(escape(t("replay.options.backtest", lang, prefix=prefix)))
+    from budgetcore.replay.whatif import backtest_sets_text  # noqa: PLC0415
+
+    sets = backtest_sets_text(
+        panel.chosen.as_run if panel.chosen else None, run.options.stable_prefix_tokens, lang
+    )
+    return SET_BY_BACKTEST, Markup(escape(t("replay.options.backtest", lang, sets=sets)))
 
 
 def render_replay(state: PageState) -> ReplayScreen:

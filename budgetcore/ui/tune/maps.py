@@ -459,6 +459,11 @@ def _scale_html(
     money = measure == "cost" and g.priced
     title = t("tune.scale-money" if money else "tune.scale", lang)
     bands = t("tune.scale-bands-money" if money else "tune.scale-bands", lang)
+    if n < BINS:  # (quantile_edges stops where the points left all share one value)
+        few = count("count.band", n, lang)
+        title = t("tune.scale-few-money" if money else "tune.scale-few", lang, bands=few)
+        why = t("tune.scale-one-why", lang) if n == 1 else t("tune.scale-few-why", lang, bands=few)
+        bands = f"{why}{'' if lang == 'zh' else ' '}{bands}"
     return el(
         "ul",
         {"class": "ch-legend tune-scale", "aria-label": title},
