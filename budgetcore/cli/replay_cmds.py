@@ -334,6 +334,8 @@ def say_backtest_sets(text: bytes | None, runs: Sequence[Any]) -> None:
     """Say on stderr which values of the options file ``text`` a log's backtest set
     otherwise for its replay (``replay.whatif.BACKTEST_SETS``), named as the file
     writes them: ``{"cache": false}`` with a log changed nothing, and said nothing."""
+    if text is None:  # no options file: nothing to name, nor the what-if to import
+        return
     note = backtest_sets_note(text, [backtest_set(r) for r in runs])
     if note:
         print(f"note: {note}", file=sys.stderr)
