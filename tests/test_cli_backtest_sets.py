@@ -90,3 +90,23 @@ def test_a_provider_with_no_cache_rules_is_said_as_such(tmp_path: Path) -> None:
     (note,) = _notes(err)
     assert "no cache rules of this provider (google) are recorded" in note
     assert "cache on, stable prefix 0 tokens" not in note
+
+
+@pytest.mark.parametrize("command", ["replay", "tune"])
+@pytest.mark.parametrize(("given", "named"), [({"cache": True}, True), ({"cache": False}, False)])
+def test_a_provider_with_no_cache_rules_is_replayed_with_the_cache_off(
+    command: str, given: dict[str, bool], named: bool, tmp_path: Path
+) -> None:
+    """A Gemini CLI log is backtested with every context uncached (no cache rules of
+    Google are recorded), and its replay now prices its requests the same way: it ran
+    with the cache on, a figure of another scope beside the backtest's. So a written
+    ``"cache": true`` is the value not used, and ``false`` is what the backtest set."""
+    log = next((LOGS / "gemini" / "jsonl").rglob("session-*.jsonl"))
+    code, out, err = run(
+        command, "--log", str(log), "--options", _options(tmp_path, given), "--format", "jsonl"
+    )
+    assert code == 0, err
+    assert any('"cache": true' in n for n in _notes(err)) is named
+    if command == "replay":
+        rows = [json.loads(line) for line in out.splitlines()]
+        assert [r["cached_input"] for r in rows if "turn" in r] == [0, 0]

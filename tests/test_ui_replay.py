@@ -2116,19 +2116,23 @@ def test_the_backtest_note_of_a_provider_with_no_cache_rules_says_what_each_side
     """The eighth walk's leftovers (issue 42): for Gemini CLI and Kimi CLI logs the note
     said "cache on, stable prefix 0 tokens" beside the backtest's "no cache rules of this
     provider are recorded", which read as a contradiction. The backtest predicts no cache
-    (every request's context uncached input); the replay runs with the cache on."""
+    (every request's context uncached input), and the replay prices its requests so too:
+    with the cache on it read what each request shared with the one before, a figure of
+    another scope beside the backtest's."""
     state = reduce(reduce(_open(), LanguageChosen(lang)), ReplaySourceChosen("log"))
     state = reduce(state, ReplayLogsLoaded(_folder(LOGS.joinpath(*base))))
     run = reduce(state, JobStep("replay")).replay.run
     assert run is not None
     assert run.options is not None
-    assert (run.options.cache, run.options.stable_prefix_tokens) == (True, 0)
+    assert (run.options.cache, run.options.stable_prefix_tokens) == (False, 0)
+    assert run.result.summary.main_cached_tokens == 0
     note = unescape(str(_screen(state).html["replay-options-note"]))
     assert f"({provider})" in note
     if lang == "en":
         assert "cache on, stable prefix" not in note
         assert "models every request's context as uncached input" in note
-        assert "run with the prompt cache on" in note
+        assert "price their requests the same way (prompt cache off)" in note
     else:
         assert "缓存开启,稳定前缀" not in note
         assert "按未缓存输入建模" in note
+        assert "提示缓存关闭" in note

@@ -342,8 +342,8 @@ def say_backtest_sets(text: bytes | None, runs: Sequence[Any]) -> None:
 
 
 #: What one session's backtest set for its replay: the sentence that says it
-#: (``replay.whatif.backtest_sets_text``) and the stable prefix it set.
-BacktestSet = tuple[str, int]
+#: (``replay.whatif.backtest_sets_text``), the stable prefix and the cache it set.
+BacktestSet = tuple[str, int, bool]
 
 
 def backtest_set(run: Any) -> BacktestSet | None:
@@ -357,13 +357,14 @@ def backtest_set(run: Any) -> BacktestSet | None:
     if options is None:
         return None
     prefix = options.stable_prefix_tokens
-    return backtest_sets_text(run.as_run, prefix, "en"), prefix
+    return backtest_sets_text(run.as_run, prefix, "en"), prefix, options.cache
 
 
 def backtest_sets_note(text: bytes | None, sets: Sequence[BacktestSet | None]) -> str:
     """The note naming the values of options file ``text`` a backtest set otherwise,
     ``sets`` what each replayed session's set (None: nothing); "" when the file names
-    none of them, or only the values the backtest set too (``"cache": true``)."""
+    none of them, or only the values the backtest set too (``"cache": true`` where the
+    provider's cache rules are recorded)."""
     from budgetcore.inputs.jsonio import load_json  # noqa: PLC0415
     from budgetcore.messages import t  # noqa: PLC0415
     from budgetcore.replay.whatif import BACKTEST_SETS, backtest_sets_text  # noqa: PLC0415
@@ -372,7 +373,7 @@ def backtest_sets_note(text: bytes | None, sets: Sequence[BacktestSet | None]) -
     if text is None or not said:
         return ""
     obj = load_json(text, "options")  # parsed already (parse_options_json): an object
-    same = {"cache": {True}, "stable_prefix_tokens": {p for _, p in said}}
+    same = {"cache": {c for _, _, c in said}, "stable_prefix_tokens": {p for _, p, _ in said}}
     written = [
         f'"{k}": {render_value(obj[k])}'
         for k in BACKTEST_SETS
@@ -380,7 +381,7 @@ def backtest_sets_note(text: bytes | None, sets: Sequence[BacktestSet | None]) -
     ]
     if not written:
         return ""
-    texts = {s for s, _ in said}
+    texts = {s for s, _, _ in said}
     head = texts.pop() if len(texts) == 1 else backtest_sets_text(None, None, "en")
     return t("backtest.options-unused", "en", sets=head, options=", ".join(written))
 

@@ -31,8 +31,8 @@ MESSAGES: dict[str, tuple[str, str]] = {
     # model predicts no cache (prompt_cache._no_cache_model), the replay's own rule
     # (docs/spec.md §12 step 4) still reads what a request shares with the one before.
     "backtest.sets.no-rules": (
-        "This log's backtest sets the prompt cache and the stable prefix, but no cache rules of this provider ({provider}) are recorded: the backtest itself models every request's context as uncached input, with no prefix cached by earlier sessions (stable prefix 0 tokens). The replay and its what-ifs run with the prompt cache on: each request reads from the cache what it shares with the request before it.",
-        "此日志的回测设定了提示缓存与稳定前缀,但没有记录该提供方({provider})的缓存规则:回测本身把每个请求的上下文都按未缓存输入建模,不计更早会话缓存的前缀(稳定前缀 0 tokens)。回放及其假设开启提示缓存:每个请求从缓存读取它与前一个请求共有的部分。",
+        "This log's backtest sets the prompt cache and the stable prefix, but no cache rules of this provider ({provider}) are recorded: the backtest itself models every request's context as uncached input, with no prefix cached by earlier sessions (stable prefix 0 tokens). The replay and its what-ifs price their requests the same way (prompt cache off), so a what-if's change is the change of K and S alone.",
+        "此日志的回测设定了提示缓存与稳定前缀,但没有记录该提供方({provider})的缓存规则:回测本身把每个请求的上下文都按未缓存输入建模,不计更早会话缓存的前缀(稳定前缀 0 tokens)。回放及其假设也按同样方式计价(提示缓存关闭),所以假设的变化只来自 K 与 S 的改变。",
     ),
     "backtest.sets.each": (
         "Each log's backtest sets the prompt cache and the stable prefix of its replay: cache on, stable prefix what that session's first request read.",

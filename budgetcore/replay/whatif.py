@@ -201,7 +201,10 @@ def whatif_options(
     base = ReplayOptions() if options is None else options
     return dataclasses.replace(
         base,
-        cache=True,
+        # The what-if prices its requests as the backtest does, or its delta holds a
+        # difference of scope: a provider with no recorded cache rules is backtested
+        # with every context uncached, so its what-if is too.
+        cache=asrun.cache.known,
         stable_prefix_tokens=prefix,
         start_history=max(0, reqs[0].context - prefix),
         start_covered=0,
@@ -219,8 +222,8 @@ def backtest_sets_text(asrun: AsRun | None, prefix: int | None, lang: str) -> st
     """What a log's backtest set for its replay (:data:`BACKTEST_SETS`), in ``lang``:
     ``prefix`` the stable prefix it set (None: several sessions, each its own). A
     provider with no recorded cache rules (``prompt_cache.CacheModel.known`` False) is
-    said as such: its backtest predicts no cache, while the replay runs with the cache
-    on from a stable prefix of 0."""
+    said as such: its backtest predicts no cache, and the replay prices its requests so
+    too (:func:`whatif_options`)."""
     from budgetcore.messages import t  # noqa: PLC0415 - text at the edge
     from budgetcore.units import format_int  # noqa: PLC0415
 
@@ -238,8 +241,8 @@ def log_replay_inputs(
 ) -> tuple[tuple[Turn, ...], ReplayOptions | None]:
     """The main series' turns and options as a what-if on the as-run baseline: F is the
     stable prefix (every turn's ``required``), the first request's context beyond it the
-    starting history, the prompt cache on (:func:`whatif_options`). The CLI's replay and
-    the page's alike."""
+    starting history, the prompt cache as the backtest has it (:func:`whatif_options`).
+    The CLI's replay and the page's alike."""
     opts = whatif_options(log, asrun, options)
     if opts is None:
         return tuple(turns), options

@@ -69,7 +69,7 @@ class Done:
     # the chosen point's itemised what-if is read from it, never made again.
     what_ifs: tuple[WhatIf | None, ...] | None = None
     # What the backtest set for the replay (``cli.replay_cmds.backtest_set``; None none).
-    sets: tuple[str, int] | None = None
+    sets: tuple[str, int, bool] | None = None
 
 
 #: A log session's backtest as plain values (sent back from a worker): its name, the
@@ -88,7 +88,7 @@ def work(task: Task, job: Job) -> Done:
     options = job.options
     backtest: Backtest | None = None
     base = None
-    sets: tuple[str, int] | None = None
+    sets: tuple[str, int, bool] | None = None
     try:
         turns = task.turns
         if turns is None:
@@ -139,7 +139,7 @@ def work(task: Task, job: Job) -> Done:
                 turns, options = log_replay_inputs(log, run, turns, options)
                 if options is not None:
                     prefix = options.stable_prefix_tokens
-                    sets = backtest_sets_text(run, prefix, "en"), prefix
+                    sets = backtest_sets_text(run, prefix, "en"), prefix, options.cache
                 from budgetcore.tune.whatif import Baseline  # noqa: PLC0415
 
                 base = Baseline(log, run, options)
