@@ -6,7 +6,6 @@ CLI's session store ending in one (exit 1), read by replay, tune and a folder's 
 
 from __future__ import annotations
 
-import json
 import shutil
 import sqlite3
 from pathlib import Path
@@ -92,56 +91,3 @@ def test_a_schema_whose_text_is_not_utf8_is_refused_as_damaged(
         result = run_cli(argv)
         assert result.code in (0, 2), (argv[0], result.err)
         assert "internal error" not in result.err, result.err
-
-
-def _message(n: int) -> str:
-    return json.dumps(
-        {
-            "role": "assistant",
-            "time": {"created": n},
-            "modelID": "claude-sonnet-4-5",
-            "providerID": "anthropic",
-            "tokens": {"input": 100 + n, "output": 10, "cache": {"read": 0, "write": 0}},
-        }
-    )
-
-
-@pytest.mark.parametrize("layout", ["ranged", "by rowid", "without rowid"])
-def test_an_opencode_message_whose_text_is_not_utf8_is_one_malformed_record(
-    layout: str,
-) -> None:
-    """One damaged message refused the whole database ("cannot use (Could not decode to
-    UTF-8 column 'data'"): every other session and request of it unread. Now that
-    message is a malformed record of its session's ledger, said to be not UTF-8 at its
-    byte, and its session's measured cost says a bill may be missing. Each way the
-    reader fetches the messages' data: a range of rowids, a list of rowids (a gap), or
-    the table sorted whole (no rowid)."""
-    from budgetcore.replay.logs import opencode  # noqa: PLC0415
-
-    db = sqlite3.connect(":memory:")
-    db.execute("CREATE TABLE session (id TEXT, parent_id TEXT)")
-    tail = " WITHOUT ROWID" if layout == "without rowid" else ""
-    db.execute(
-        "CREATE TABLE message (id TEXT PRIMARY KEY, session_id TEXT, time_created INTEGER,"
-        f" data TEXT){tail}"
-    )
-    db.executemany("INSERT INTO session VALUES (?, NULL)", [("a",), ("b",)])
-    rows = [("m1", "a", 1), ("m2", "a", 2), ("m3", "a", 3), ("m4", "b", 4)]
-    for mid, sid, n in rows:
-        db.execute("INSERT INTO message VALUES (?, ?, ?, ?)", (mid, sid, n, _message(n)))
-    if layout == "by rowid":  # rowids 1, 2, 3, 7: no longer one range
-        db.execute("UPDATE message SET rowid = 7 WHERE id = 'm4'")
-    db.execute(
-        "UPDATE message SET data = CAST(x'7b22726f6c65223a22ff227d' AS TEXT) WHERE id = 'm2'"
-    )
-    logs = opencode.read_opencode_db(db, "o.db")
-    assert [(log.name, [len(s.requests) for s in log.series]) for log in logs] == [
-        ("o.db#a", [2]),
-        ("o.db#b", [1]),
-    ]
-    assert [r.input for r in logs[0].series[0].requests] == [101, 103]
-    assert [(p.path, p.code, dict(p.params)["byte"]) for p in logs[0].skipped] == [
-        ("line 2", "log-line-not-utf8", "10")
-    ]
-    assert logs[0].unread_bills == 1
-    assert db.text_factory is str  # the connection as it was given

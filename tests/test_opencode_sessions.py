@@ -38,10 +38,8 @@ def _request(n: int) -> str:
     )
 
 
-@pytest.mark.parametrize("without_rowid", [False, True])
-def test_each_message_is_in_its_root_s_session_and_series_by_its_id_as_written(
-    without_rowid: bool,
-) -> None:
+def _tables(without_rowid: bool) -> sqlite3.Connection:
+    """OpenCode's two tables as read (untyped ids: any SQLite type stays as written)."""
     db = sqlite3.connect(":memory:")
     db.execute("CREATE TABLE session (id, parent_id)")
     tail = " WITHOUT ROWID" if without_rowid else ""
@@ -49,6 +47,14 @@ def test_each_message_is_in_its_root_s_session_and_series_by_its_id_as_written(
         "CREATE TABLE message (id TEXT PRIMARY KEY, session_id, time_created INTEGER,"
         f" data TEXT){tail}"
     )
+    return db
+
+
+@pytest.mark.parametrize("without_rowid", [False, True])
+def test_each_message_is_in_its_root_s_session_and_series_by_its_id_as_written(
+    without_rowid: bool,
+) -> None:
+    db = _tables(without_rowid)
     db.executemany(
         "INSERT INTO session VALUES (?, ?)",
         [("root", None), ("child", "root"), (7, None), ("grand", "child")],
@@ -92,13 +98,7 @@ def test_an_integer_id_and_a_text_of_its_digits_are_one_session_each_message_onc
 ) -> None:
     """Each of their messages was read twice: the two ids made two rows of the roots'
     table, both ``'5'`` as text, and a message joins the roots by its id's text."""
-    db = sqlite3.connect(":memory:")
-    db.execute("CREATE TABLE session (id, parent_id)")
-    tail = " WITHOUT ROWID" if without_rowid else ""
-    db.execute(
-        "CREATE TABLE message (id TEXT PRIMARY KEY, session_id, time_created INTEGER,"
-        f" data TEXT){tail}"
-    )
+    db = _tables(without_rowid)
     db.executemany("INSERT INTO session VALUES (?, ?)", [(5, None), ("5", None)])
     for n, sid in enumerate([5, "5", 5]):
         db.execute("INSERT INTO message VALUES (?, ?, ?, ?)", (f"m{n}", sid, n, _request(n)))
@@ -107,3 +107,36 @@ def test_an_integer_id_and_a_text_of_its_digits_are_one_session_each_message_onc
         ("o.db#5", [("main", 3)])
     ]
     assert [r.input for r in logs[0].series[0].requests] == [100, 101, 102]
+
+
+@pytest.mark.parametrize("layout", ["ranged", "by rowid", "without rowid"])
+def test_an_opencode_message_whose_text_is_not_utf8_is_one_malformed_record(
+    layout: str,
+) -> None:
+    """One damaged message refused the whole database ("cannot use (Could not decode to
+    UTF-8 column 'data'"): every other session and request of it unread. Now that
+    message is a malformed record of its session's ledger, said to be not UTF-8 at its
+    byte, and its session's measured cost says a bill may be missing. Each way the
+    reader fetches the messages' data: a range of rowids, a list of rowids (a gap), or
+    the table sorted whole (no rowid)."""
+    db = _tables(layout == "without rowid")
+    db.executemany("INSERT INTO session VALUES (?, NULL)", [("a",), ("b",)])
+    rows = [("m1", "a", 1), ("m2", "a", 2), ("m3", "a", 3), ("m4", "b", 4)]
+    for mid, sid, n in rows:
+        db.execute("INSERT INTO message VALUES (?, ?, ?, ?)", (mid, sid, n, _request(n)))
+    if layout == "by rowid":  # rowids 1, 2, 3, 7: no longer one range
+        db.execute("UPDATE message SET rowid = 7 WHERE id = 'm4'")
+    db.execute(
+        "UPDATE message SET data = CAST(x'7b22726f6c65223a22ff227d' AS TEXT) WHERE id = 'm2'"
+    )
+    logs = opencode.read_opencode_db(db, "o.db")
+    assert [(log.name, [len(s.requests) for s in log.series]) for log in logs] == [
+        ("o.db#a", [2]),
+        ("o.db#b", [1]),
+    ]
+    assert [r.input for r in logs[0].series[0].requests] == [101, 103]
+    assert [(p.path, p.code, dict(p.params)["byte"]) for p in logs[0].skipped] == [
+        ("line 2", "log-line-not-utf8", "10")
+    ]
+    assert logs[0].unread_bills == 1
+    assert db.text_factory is str  # the connection as it was given
