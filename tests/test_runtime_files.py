@@ -739,7 +739,9 @@ def test_a_file_naming_a_model_the_registry_lacks_is_read_for_the_contract(
 ) -> None:
     result = _check("codex", 'model = "my-fine-tune"\n', tmp=tmp_path)
     assert result.code == 0, result.err
-    assert "for no model named (the contract's I and O):" in result.out
+    assert "for my-fine-tune, which the registry does not list (the contract's I and O):" in (
+        result.out
+    )
     assert "window W      1,048,576" in result.out
     assert (
         "note: the file's model names my-fine-tune, a model the registry does not list: read "
@@ -853,3 +855,23 @@ def test_a_file_that_names_no_runtimes_knob_is_read_by_no_runtimes_reader(
     assert which.runtimes_reading("model_auto_compact_token_limit = 90000\n") == ("codex",)
     assert "codex" in calls
     assert "pi" not in calls
+
+
+def test_the_key_that_named_the_model_read_for_is_not_listed_as_ignored(tmp_path: Path) -> None:
+    """`check --runtime` headed "for gpt-5-codex (model from the file's `model` key)" and
+    ended "ignored: 1 other key: model"; a model the registry lacks was headed "for no
+    model named" though the file names one."""
+    text = 'model = "gpt-5-codex"\nmodel_auto_compact_token_limit = 90000\n'
+    read = _check("codex", text, tmp=tmp_path)
+    assert read.code == 0, read.err
+    assert "for gpt-5-codex (model from the file's `model` key):" in read.out
+    assert "ignored" not in read.out
+    assert json.loads(_check("codex", text, "--format", "json", tmp=tmp_path).out)["ignored"] == []
+    # Given --model, the file's model key is not read: it is ignored, and said so.
+    flag = _check("codex", text, "--model", "o3", "--format", "json", tmp=tmp_path)
+    assert json.loads(flag.out)["ignored"] == ["model"]
+    unknown = _check("codex", text.replace("gpt-5-codex", "my-local-model"), tmp=tmp_path)
+    assert "for my-local-model, which the registry does not list (the contract's I and O):" in (
+        unknown.out
+    )
+    assert "ignored: 1 other key: model" in unknown.out

@@ -198,10 +198,12 @@ def _value_text(value: object) -> str:
 
 def _read_for(
     p: Profile, text: RuntimeFile, args: argparse.Namespace, model: Model
-) -> tuple[Model, list[str], tuple[str, str] | None]:
+) -> tuple[Model, list[str], tuple[str, str] | None, bool]:
     """The model the file is read for, by the one precedence rule the page's import
     keeps too (``runtimes.check.read_for``: --model, the scenario's named model, the
-    file's, the contract), and the notes that say why where the file names a model."""
+    file's, the contract), the notes that say why where the file names a model, the
+    model the file names (its key, the name written), and whether it is the one read
+    for."""
     from budgetcore.messages import t  # noqa: PLC0415
     from budgetcore.registry.models import default_registry  # noqa: PLC0415
     from budgetcore.runtimes.check import read_for  # noqa: PLC0415
@@ -215,7 +217,7 @@ def _read_for(
     )
     notes: list[str] = []
     if chosen.named is None:
-        return model, notes, None
+        return model, notes, None, False
     setting, written = chosen.named
     if chosen.model is not None:
         found = chosen.model
@@ -234,6 +236,7 @@ def _read_for(
             ),
             notes,
             chosen.named,
+            True,
         )
     if chosen.source == "contract":
         notes.append(
@@ -246,7 +249,7 @@ def _read_for(
             f"the file's {setting} names {written}; read for {model.name} ({model.source}), "
             "which comes first (--model, the scenario's model, the file's, the contract)"
         )
-    return model, notes, chosen.named
+    return model, notes, chosen.named, False
 
 
 def cmd_check_runtime(args: argparse.Namespace) -> int:
@@ -258,7 +261,7 @@ def cmd_check_runtime(args: argparse.Namespace) -> int:
     try:
         # Parsed once: the model the file names and its settings are read from one parse.
         text = parse_file(p.name, decode_utf8(read_input(args.config, "config"), "config"))
-        model, said, named = _read_for(p, text, args, model)
+        model, said, named, read_named = _read_for(p, text, args, model)
         result = check_runtime(
             p.name,
             text,
@@ -279,6 +282,9 @@ def cmd_check_runtime(args: argparse.Namespace) -> int:
             scenario.config.summary_max_tokens,
         )
     k, s = result.effective_trigger_tokens, result.summary_cap_tokens
+    # The key that named the model read for is no key ignored ("ignored: model" under
+    # "for gpt-5-codex (model from the file's `model` key)").
+    ignored = [key for key in result.ignored if not (read_named and named and key == named[0])]
     from budgetcore.scenario.warnings import peers_warning, runtime_warning  # noqa: PLC0415
 
     # The K the file means for the model against the peers' lines, as its export is;
@@ -315,7 +321,7 @@ def cmd_check_runtime(args: argparse.Namespace) -> int:
             "settings": {key: list(v) if isinstance(v, tuple) else v for key, v in result.settings},
             "effective_trigger_tokens": k,
             "summary_cap_tokens": s,
-            "ignored": list(result.ignored),
+            "ignored": ignored,
             "notes": [*said, *result.notes],
             "reviewed": None
             if reviewed is None
@@ -332,7 +338,10 @@ def cmd_check_runtime(args: argparse.Namespace) -> int:
     print(f"{where}: valid {p.title} settings, {counted(len(result.settings), 'compaction knob')}")
     for key, value in result.settings:
         print(f"  {key} = {_value_text(value)}")
-    print(f"for {model.name or 'no model named'} ({model.source}):")
+    name = model.name or (
+        f"{named[1]}, which the registry does not list" if named else "no model named"
+    )
+    print(f"for {name} ({model.source}):")
     print(f"  window W  {format_int(result.window):>13} tokens ({result.window_source})")
     print(
         f"  trigger K {'never' if k is None else format_int(k):>13}"
@@ -342,9 +351,8 @@ def cmd_check_runtime(args: argparse.Namespace) -> int:
         f"  summary S {'no cap' if s is None else format_int(s):>13}"
         + ("" if s is None else " tokens")
     )
-    if result.ignored:
-        ignored = counted(len(result.ignored), "other key")
-        print(f"  ignored: {ignored}: {', '.join(result.ignored[:8])}")
+    if ignored:
+        print(f"  ignored: {counted(len(ignored), 'other key')}: {', '.join(ignored[:8])}")
     for note in [*said, *result.notes]:
         print(f"note: {note}", file=sys.stderr)
     for w in warnings:
