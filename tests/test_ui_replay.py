@@ -1984,27 +1984,15 @@ def test_the_logs_own_cost_is_a_plain_sentence(relative: str, lang: str, said: s
 
 
 def test_the_cli_table_says_the_logs_own_cost_as_the_page_does() -> None:
+    from tests.helpers import run_cli  # noqa: PLC0415
+
     folder = LOGS / "pi" / "basic"
-    proc = subprocess.run(
-        [
-            sys.executable,
-            "-m",
-            "budgetcore",
-            "replay",
-            "--log",
-            str(folder),
-            "--usage",
-            "--format",
-            "table",
-        ],
-        capture_output=True,
-        text=True,
-        check=True,
-    )
+    result = run_cli(["replay", "--log", str(folder), "--usage", "--format", "table"])
+    assert result.code == 0, result.err
     said = (
         "The log's own cost on 3 requests sums to $0.04125 (shown beside ours, never used for it)."
     )
-    assert f"  {said}\n" in proc.stdout
+    assert f"  {said}\n" in result.out
     assert said == _logged_cost_note(_PI, "en")
 
 
