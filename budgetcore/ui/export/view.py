@@ -18,7 +18,6 @@ from budgetcore.units import format_int
 if TYPE_CHECKING:
     from collections.abc import Sequence
 
-    from budgetcore.core.plan import Plan
     from budgetcore.core.scenario import Scenario
     from budgetcore.registry.peers import Peer
     from budgetcore.ui.export.state import ImportPreview
@@ -96,16 +95,7 @@ def import_html(state: PageState) -> Markup:
     else:
         table = el("p", None, t("phrase.import-no-change", lang))
     warn = warnings_html(p.after, lang, state.peers) if p.after is not None else Markup("")
-    restores = restored_html(
-        p.restored,
-        p.reviewed,
-        lang,
-        runtime=p.runtime,
-        named=p.named,
-        named_known=p.named_known,
-        page_first=p.page_first,
-        window_why=p.window_why,
-    )
+    restores = restored_html(p, lang)
     buttons = el(
         "div",
         {"class": "row"},
@@ -125,22 +115,13 @@ def import_html(state: PageState) -> Markup:
     )
 
 
-def restored_html(
-    restored: Plan | None,
-    reviewed: bool,
-    lang: str,
-    *,
-    runtime: str = "",
-    named: tuple[str, str] | None = None,
-    named_known: bool = False,
-    page_first: bool = False,
-    window_why: tuple[str, tuple[tuple[str, str], ...]] | None = None,
-) -> Markup:
+def restored_html(p: ImportPreview, lang: str) -> Markup:
     """Which model and plan an import brings: the file's own ([reviewed]), or, for a
     file that records none, the page's, said as kept. A runtime's own file: the model
     it names, restored; one the registry does not have, or none, then the page's, said
     with how to read the file for another model (the sixth walk: after Reset a Codex
     file was read for the article's contract and the preview never said how else)."""
+    restored, reviewed, runtime, named = p.restored, p.reviewed, p.runtime, p.named
     if restored is None:
         return Markup("")
     scenario = restored.scenario
@@ -150,9 +131,10 @@ def restored_html(
     if runtime:
         key, where = "phrase.import-runtime", "runtime"
         if named is not None:
-            key = "phrase.import-runtime-model" if named_known else "phrase.import-runtime-unknown"
-            where = "runtime-model" if named_known else "runtime"
-            if page_first:
+            known = p.named_known
+            key = "phrase.import-runtime-model" if known else "phrase.import-runtime-unknown"
+            where = "runtime-model" if known else "runtime"
+            if p.page_first:
                 key = "phrase.import-runtime-page-first"
     text = t(
         key,
@@ -166,7 +148,7 @@ def restored_html(
         s=format_int(scenario.config.summary_max_tokens),
         setting=named[0] if named else "",
         named=named[1] if named else "",
-        why="" if window_why is None else t(window_why[0], lang, **dict(window_why[1])),
+        why="" if p.window_why is None else t(p.window_why[0], lang, **dict(p.window_why[1])),
     )
     return el("p", {"data-import-restores": where}, text)
 
