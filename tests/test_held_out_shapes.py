@@ -8,6 +8,7 @@ from __future__ import annotations
 import io
 import json
 import shutil
+import sqlite3
 from decimal import Decimal
 from pathlib import Path
 from typing import Any
@@ -508,3 +509,49 @@ def test_the_output_of_pi_json_mode_says_it_is_no_session(tmp_path: Path) -> Non
     (unread,) = total["sessions_unreadable"]
     assert unread["problems"][0].startswith("log is the output of pi --mode json")
     assert (unread["costs_nothing"], total["measured"]["cost"]) == (False, None)
+
+
+def _in_wal_mode(source: Path, tmp_path: Path) -> Path:
+    """A copy of an SQLite fixture switched to write-ahead logging, as OpenCode keeps
+    its database (a public opencode.db's bytes 18 and 19 are 2), the log checkpointed
+    into the file so that the file alone holds every row."""
+    copy = tmp_path / "opencode" / source.name
+    copy.parent.mkdir(parents=True)
+    shutil.copyfile(source, copy)
+    db = sqlite3.connect(copy)
+    try:
+        assert db.execute("PRAGMA journal_mode=WAL").fetchone() == ("wal",)
+    finally:
+        db.close()
+    assert copy.read_bytes()[18:20] == b"\x02\x02"
+    return copy
+
+
+def test_an_opencode_database_in_wal_mode_is_read_from_its_bytes(tmp_path: Path) -> None:
+    """OpenCode writes its database in WAL mode. Given as bytes (the page, standard
+    input) such a database was refused as "truncated or damaged": SQLite cannot open a
+    WAL database in memory. Its rows are read as the same database's in the other mode
+    (which tests/test_agents_ccusage.py holds equal to ccusage 20.0.24), and as the CLI
+    reads its file."""
+    source = LOGS / "opencode" / "db" / "opencode" / "opencode.db"
+    wal = _in_wal_mode(source, tmp_path)
+
+    def usage(data: bytes) -> list[tuple[str, Any, Any, int]]:
+        logs = read_sessions([("opencode/opencode.db", io.BytesIO(data))])
+        runs = [
+            run_session(log.name, log, scenario=None, options=None, replay_it=False) for log in logs
+        ]
+        return [
+            (r.log.name, r.measured.usage, r.measured.cost, sum(f.lines for f in r.log.ledger))
+            for r in runs
+        ]
+
+    expected = usage(source.read_bytes())
+    assert expected
+    assert usage(wal.read_bytes()) == expected
+    total = run_cli(["replay", "--log", str(wal.parent), "--usage", "--format", "jsonl"])
+    assert total.code == 0, total.err
+    (last,) = [
+        json.loads(line)["total"] for line in total.out.splitlines() if '"total"' in line[:9]
+    ]
+    assert Decimal(last["measured"]["cost"]) == sum(cost for _n, _u, cost, _l in expected)
