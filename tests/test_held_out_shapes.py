@@ -555,3 +555,21 @@ def test_an_opencode_database_in_wal_mode_is_read_from_its_bytes(tmp_path: Path)
         json.loads(line)["total"] for line in total.out.splitlines() if '"total"' in line[:9]
     ]
     assert Decimal(last["measured"]["cost"]) == sum(cost for _n, _u, cost, _l in expected)
+
+
+def test_qwen_thoughts_within_the_candidates_are_billed_once() -> None:
+    """Qwen Code's OpenAI-compatible converter writes the completion, reasoning
+    included, as candidatesTokenCount and the reasoning again as thoughtsTokenCount; the
+    total (prompt + candidates) says so. Those thoughts were billed twice (a public
+    Qwen Code 0.15.0 session: 40 + 21 output tokens where the response was 40). A
+    response counted as the Gemini API counts (the total holds the thoughts beside the
+    candidates) still bills both."""
+    base = LOGS / "qwen" / "openai-thoughts" / "projects" / "-home-user-proj" / "chats"
+    (path,) = base.iterdir()
+    with path.open("rb") as stream:
+        (log,) = read_sessions([(path.name, stream)])
+    first, second = log.main.requests
+    assert (first.output, first.reasoning) == (300, 100)
+    assert (second.output, second.reasoning) == (250, 50)
+    measured = run_session(log.name, log, scenario=None, options=None, replay_it=False).measured
+    assert (measured.usage.input, measured.usage.output) == (3000, 550)
