@@ -573,3 +573,31 @@ def test_qwen_thoughts_within_the_candidates_are_billed_once() -> None:
     assert (second.output, second.reasoning) == (250, 50)
     measured = run_session(log.name, log, scenario=None, options=None, replay_it=False).measured
     assert (measured.usage.input, measured.usage.output) == (3000, 550)
+
+
+def test_a_droid_settings_file_without_a_model_takes_its_transcript_s(tmp_path: Path) -> None:
+    """A settings file without ``model`` was measured unpriced; its transcript's system
+    reminder names the model (``Model: Claude Opus 4.5 Thinking [Anthropic]``), which
+    ccusage 20.0.24 reads too. The transcript's lines are still each an entry, a line
+    longer than a piece before the reminder included."""
+    base = LOGS / "droid" / "model-in-transcript" / "sessions" / "-home-user-proj"
+    stem = "eeeeeeee-0000-4000-8000-000000000001"
+    settings, transcript = base / f"{stem}.settings.json", base / f"{stem}.jsonl"
+
+    def measured(lines: bytes) -> tuple[Any, Any]:
+        files = [
+            (settings.name, io.BytesIO(settings.read_bytes())),
+            (transcript.name, io.BytesIO(lines)),
+        ]
+        (log,) = read_sessions(files)
+        run = run_session(log.name, log, scenario=None, options=None, replay_it=False)
+        return run.measured, log
+
+    found, log = measured(transcript.read_bytes())
+    ((row),) = found.models
+    assert (row.model, found.cost) == ("claude-opus-4-5", Decimal("0.0975"))
+    assert [(f.lines, f.accounted) for f in log.ledger] == [(1, 1), (3, 3)]
+    long_first = b'{"type":"message","text":"' + b"x" * (reader.PIECE_BYTES * 2) + b'"}\n'
+    found, log = measured(long_first + transcript.read_bytes())
+    assert found.models[0].model == "claude-opus-4-5"
+    assert [(f.lines, f.accounted) for f in log.ledger] == [(1, 1), (4, 4)]
