@@ -146,11 +146,14 @@ def test_an_amp_thread_with_a_usage_ledger_is_amp_s_whatever_its_id() -> None:
         (1000, 500, 100, 200),
         (500, 250, 50, 100),
     ]
-    # A document with neither a T- id nor a ledger stays no agent's (cass's made-up
-    # Amp thread of role/text messages).
+    # A document with neither a T- id nor a ledger is not read as Amp's (cass's made-up
+    # Amp thread of role/text messages); its name says whose it was meant to be.
     with pytest.raises(ScenarioError) as caught:
         read_sessions([("T-x.json", io.BytesIO(b'{"id": "thread-001", "messages": []}'))])
-    assert "no agent we read writes" in str(caught.value)
+    assert str(caught.value) == (
+        "log is named as Amp names its session files (threads/T-<uuid>.json), but is not "
+        "in the shape Amp writes them"
+    )
 
 
 def test_a_kimi_token_usage_of_only_a_total_is_listed_not_read_as_zero_usage() -> None:
@@ -601,3 +604,37 @@ def test_a_droid_settings_file_without_a_model_takes_its_transcript_s(tmp_path: 
     found, log = measured(long_first + transcript.read_bytes())
     assert found.models[0].model == "claude-opus-4-5"
     assert [(f.lines, f.accounted) for f in log.ledger] == [(1, 1), (4, 4)]
+
+
+@pytest.mark.parametrize(
+    ("path", "data", "agent", "layout"),
+    [
+        # cass's Cline task: a ui_messages.json of role/content records.
+        (
+            "tasks/task1/ui_messages.json",
+            b'[{"role": "user", "timestamp": 1, "content": "x"}]',
+            "Cline",
+            "tasks/<task>/ui_messages.json",
+        ),
+        # cass's Copilot CLI events of another program's types, one line torn.
+        (
+            "session-state/s1/events.jsonl",
+            b'{"session_id":"s1","type":"userpromptsubmitted","prompt":"x"}\n{"type":"x"\n',
+            "Copilot CLI",
+            "session-state/<id>/events.jsonl",
+        ),
+    ],
+)
+def test_a_file_named_as_an_agent_s_but_not_in_its_shape_names_the_agent(
+    path: str, data: bytes, agent: str, layout: str
+) -> None:
+    """Held-out files laid out where an agent keeps its sessions but not in its shape
+    (coding_agent_session_search's made-up Cline task and Copilot CLI events) said "no
+    agent we read writes" such a document, or "not a session log of an agent we read",
+    naming all twelve: the file's name says which agent it was meant to be."""
+    with pytest.raises(ScenarioError) as caught:
+        read_sessions([(path, io.BytesIO(data))])
+    assert str(caught.value) == (
+        f"log is named as {agent} names its session files ({layout}), but is not in the "
+        f"shape {agent} writes them"
+    )
