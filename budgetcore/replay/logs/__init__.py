@@ -234,10 +234,9 @@ def _unknown(head: Replayed | Document | Database, name: str = "") -> ScenarioEr
                     )
                 ]
             )
-    named = _named_unread(name)
     return ScenarioError(
         [
-            named
+            _named_unread(name)
             or Problem.coded(
                 "log",
                 "log-unknown-format",
