@@ -238,6 +238,14 @@ DIFFERENCES: dict[tuple[str, str, str], tuple[tuple[int, ...], tuple[int, ...], 
 
 #: (agent, fixture, session id) -> (our cost, ccusage's cost, why): tokens equal.
 COST_DIFFERENCES: dict[tuple[str, str, str], tuple[str, str, str]] = {
+    ("kimi", "code-env-model", "session_9c9c9c9c-0000-4000-8000-000000000001"): (
+        "0.00740000",
+        "0",
+        "Kimi Code's usage.record names the configuration alias (__kimi_env_model__, "
+        "KIMI_MODEL_NAME's), the llm.request before it the model the request went to "
+        "(kimi-k2.6; kimi-code agent-core llm-request-recorder.ts, turn/index.ts): we "
+        "price that model; ccusage 20.0.24 prices the alias, which it does not know, at 0",
+    ),
     ("qwen", "dashscope", "99999999-9999-4999-8999-999999999999"): (
         "0.0774000",
         "0.043",

@@ -638,3 +638,20 @@ def test_a_file_named_as_an_agent_s_but_not_in_its_shape_names_the_agent(
         f"log is named as {agent} names its session files ({layout}), but is not in the "
         f"shape {agent} writes them"
     )
+
+
+def test_a_kimi_code_usage_record_is_priced_at_the_model_its_request_went_to() -> None:
+    """Kimi Code names a usage.record's model by its configuration alias and writes the
+    model the request went to in the llm.request before it (``model`` beside
+    ``modelAlias``). An alias that names no model (``__kimi_env_model__``, chosen by
+    KIMI_MODEL_NAME) left the requests unpriced; they are priced at that model."""
+    base = LOGS / "kimi" / "code-env-model" / "sessions"
+    (wire,) = base.rglob("wire.jsonl")
+    with wire.open("rb") as stream:
+        (log,) = read_sessions([(wire.relative_to(base).as_posix(), stream)])
+    assert {r.model for r in log.main.requests} == {"moonshot/kimi-k2.6"}
+    (ledger,) = log.ledger
+    assert (ledger.lines, ledger.accounted) == (6, 6)
+    assert dict(ledger.entries)["llm.request"] == 2
+    measured = run_session(log.name, log, scenario=None, options=None, replay_it=False).measured
+    assert measured.cost == Decimal("0.0074")
