@@ -215,6 +215,16 @@ DIFFERENCES: dict[tuple[str, str, str], tuple[tuple[int, ...], tuple[int, ...], 
         "usage metadata: totalTokenCount 1,550 = 1,200 + 300 + 50): we bill it as input; "
         "ccusage 20.0.24 finds it only in the total, beyond the parts, and bills it as output",
     ),
+    ("qwen", "openai-thoughts", "5c5c5c5c-0000-4000-8000-000000000001"): (
+        (3000, 0, 0, 550),
+        (3000, 0, 0, 650),
+        "the first response came through Qwen Code's OpenAI-compatible converter: its "
+        "candidatesTokenCount (300) is the completion, reasoning included, and "
+        "thoughtsTokenCount (100) that reasoning again, as its totalTokenCount (1,300 = "
+        "1,000 + 300) says (qwen-code converter.ts; a Qwen Code 0.15.0 session's 16,968 = "
+        "16,928 + 40 with 21 thoughts): we bill 300; ccusage 20.0.24 adds the thoughts "
+        "to every response, 400",
+    ),
     ("kimi", "code", "session_9a9a9a9a-0000-4000-8000-000000000002"): (
         (8000, 0, 3000, 950),
         (2000, 0, 3000, 250),
@@ -228,6 +238,14 @@ DIFFERENCES: dict[tuple[str, str, str], tuple[tuple[int, ...], tuple[int, ...], 
 
 #: (agent, fixture, session id) -> (our cost, ccusage's cost, why): tokens equal.
 COST_DIFFERENCES: dict[tuple[str, str, str], tuple[str, str, str]] = {
+    ("kimi", "code-env-model", "session_9c9c9c9c-0000-4000-8000-000000000001"): (
+        "0.00740000",
+        "0",
+        "Kimi Code's usage.record names the configuration alias (__kimi_env_model__, "
+        "KIMI_MODEL_NAME's), the llm.request before it the model the request went to "
+        "(kimi-k2.6; kimi-code agent-core llm-request-recorder.ts, turn/index.ts): we "
+        "price that model; ccusage 20.0.24 prices the alias, which it does not know, at 0",
+    ),
     ("qwen", "dashscope", "99999999-9999-4999-8999-999999999999"): (
         "0.0774000",
         "0.043",

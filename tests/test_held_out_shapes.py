@@ -8,6 +8,7 @@ from __future__ import annotations
 import io
 import json
 import shutil
+import sqlite3
 from decimal import Decimal
 from pathlib import Path
 from typing import Any
@@ -145,11 +146,14 @@ def test_an_amp_thread_with_a_usage_ledger_is_amp_s_whatever_its_id() -> None:
         (1000, 500, 100, 200),
         (500, 250, 50, 100),
     ]
-    # A document with neither a T- id nor a ledger stays no agent's (cass's made-up
-    # Amp thread of role/text messages).
+    # A document with neither a T- id nor a ledger is not read as Amp's (cass's made-up
+    # Amp thread of role/text messages); its name says whose it was meant to be.
     with pytest.raises(ScenarioError) as caught:
         read_sessions([("T-x.json", io.BytesIO(b'{"id": "thread-001", "messages": []}'))])
-    assert "no agent we read writes" in str(caught.value)
+    assert str(caught.value) == (
+        "log is named as Amp names its session files (threads/T-<uuid>.json), but is not "
+        "in the shape Amp writes them"
+    )
 
 
 def test_a_kimi_token_usage_of_only_a_total_is_listed_not_read_as_zero_usage() -> None:
@@ -508,3 +512,146 @@ def test_the_output_of_pi_json_mode_says_it_is_no_session(tmp_path: Path) -> Non
     (unread,) = total["sessions_unreadable"]
     assert unread["problems"][0].startswith("log is the output of pi --mode json")
     assert (unread["costs_nothing"], total["measured"]["cost"]) == (False, None)
+
+
+def _in_wal_mode(source: Path, tmp_path: Path) -> Path:
+    """A copy of an SQLite fixture switched to write-ahead logging, as OpenCode keeps
+    its database (a public opencode.db's bytes 18 and 19 are 2), the log checkpointed
+    into the file so that the file alone holds every row."""
+    copy = tmp_path / "opencode" / source.name
+    copy.parent.mkdir(parents=True)
+    shutil.copyfile(source, copy)
+    db = sqlite3.connect(copy)
+    try:
+        assert db.execute("PRAGMA journal_mode=WAL").fetchone() == ("wal",)
+    finally:
+        db.close()
+    assert copy.read_bytes()[18:20] == b"\x02\x02"
+    return copy
+
+
+def test_an_opencode_database_in_wal_mode_is_read_from_its_bytes(tmp_path: Path) -> None:
+    """OpenCode writes its database in WAL mode. Given as bytes (the page, standard
+    input) such a database was refused as "truncated or damaged": SQLite cannot open a
+    WAL database in memory. Its rows are read as the same database's in the other mode
+    (which tests/test_agents_ccusage.py holds equal to ccusage 20.0.24), and as the CLI
+    reads its file."""
+    source = LOGS / "opencode" / "db" / "opencode" / "opencode.db"
+    wal = _in_wal_mode(source, tmp_path)
+
+    def usage(data: bytes) -> list[tuple[str, Any, Any, int]]:
+        logs = read_sessions([("opencode/opencode.db", io.BytesIO(data))])
+        runs = [
+            run_session(log.name, log, scenario=None, options=None, replay_it=False) for log in logs
+        ]
+        return [
+            (r.log.name, r.measured.usage, r.measured.cost, sum(f.lines for f in r.log.ledger))
+            for r in runs
+        ]
+
+    expected = usage(source.read_bytes())
+    assert expected
+    assert usage(wal.read_bytes()) == expected
+    total = run_cli(["replay", "--log", str(wal.parent), "--usage", "--format", "jsonl"])
+    assert total.code == 0, total.err
+    (last,) = [
+        json.loads(line)["total"] for line in total.out.splitlines() if '"total"' in line[:9]
+    ]
+    assert Decimal(last["measured"]["cost"]) == sum(cost for _n, _u, cost, _l in expected)
+
+
+def test_qwen_thoughts_within_the_candidates_are_billed_once() -> None:
+    """Qwen Code's OpenAI-compatible converter writes the completion, reasoning
+    included, as candidatesTokenCount and the reasoning again as thoughtsTokenCount; the
+    total (prompt + candidates) says so. Those thoughts were billed twice (a public
+    Qwen Code 0.15.0 session: 40 + 21 output tokens where the response was 40). A
+    response counted as the Gemini API counts (the total holds the thoughts beside the
+    candidates) still bills both."""
+    base = LOGS / "qwen" / "openai-thoughts" / "projects" / "-home-user-proj" / "chats"
+    (path,) = base.iterdir()
+    with path.open("rb") as stream:
+        (log,) = read_sessions([(path.name, stream)])
+    first, second = log.main.requests
+    assert (first.output, first.reasoning) == (300, 100)
+    assert (second.output, second.reasoning) == (250, 50)
+    measured = run_session(log.name, log, scenario=None, options=None, replay_it=False).measured
+    assert (measured.usage.input, measured.usage.output) == (3000, 550)
+
+
+def test_a_droid_settings_file_without_a_model_takes_its_transcript_s(tmp_path: Path) -> None:
+    """A settings file without ``model`` was measured unpriced; its transcript's system
+    reminder names the model (``Model: Claude Opus 4.5 Thinking [Anthropic]``), which
+    ccusage 20.0.24 reads too. The transcript's lines are still each an entry, a line
+    longer than a piece before the reminder included."""
+    base = LOGS / "droid" / "model-in-transcript" / "sessions" / "-home-user-proj"
+    stem = "eeeeeeee-0000-4000-8000-000000000001"
+    settings, transcript = base / f"{stem}.settings.json", base / f"{stem}.jsonl"
+
+    def measured(lines: bytes) -> tuple[Any, Any]:
+        files = [
+            (settings.name, io.BytesIO(settings.read_bytes())),
+            (transcript.name, io.BytesIO(lines)),
+        ]
+        (log,) = read_sessions(files)
+        run = run_session(log.name, log, scenario=None, options=None, replay_it=False)
+        return run.measured, log
+
+    found, log = measured(transcript.read_bytes())
+    ((row),) = found.models
+    assert (row.model, found.cost) == ("claude-opus-4-5", Decimal("0.0975"))
+    assert [(f.lines, f.accounted) for f in log.ledger] == [(1, 1), (3, 3)]
+    long_first = b'{"type":"message","text":"' + b"x" * (reader.PIECE_BYTES * 2) + b'"}\n'
+    found, log = measured(long_first + transcript.read_bytes())
+    assert found.models[0].model == "claude-opus-4-5"
+    assert [(f.lines, f.accounted) for f in log.ledger] == [(1, 1), (4, 4)]
+
+
+@pytest.mark.parametrize(
+    ("path", "data", "agent", "layout"),
+    [
+        # cass's Cline task: a ui_messages.json of role/content records.
+        (
+            "tasks/task1/ui_messages.json",
+            b'[{"role": "user", "timestamp": 1, "content": "x"}]',
+            "Cline",
+            "tasks/<task>/ui_messages.json",
+        ),
+        # cass's Copilot CLI events of another program's types, one line torn.
+        (
+            "session-state/s1/events.jsonl",
+            b'{"session_id":"s1","type":"userpromptsubmitted","prompt":"x"}\n{"type":"x"\n',
+            "Copilot CLI",
+            "session-state/<id>/events.jsonl",
+        ),
+    ],
+)
+def test_a_file_named_as_an_agent_s_but_not_in_its_shape_names_the_agent(
+    path: str, data: bytes, agent: str, layout: str
+) -> None:
+    """Held-out files laid out where an agent keeps its sessions but not in its shape
+    (coding_agent_session_search's made-up Cline task and Copilot CLI events) said "no
+    agent we read writes" such a document, or "not a session log of an agent we read",
+    naming all twelve: the file's name says which agent it was meant to be."""
+    with pytest.raises(ScenarioError) as caught:
+        read_sessions([(path, io.BytesIO(data))])
+    assert str(caught.value) == (
+        f"log is named as {agent} names its session files ({layout}), but is not in the "
+        f"shape {agent} writes them"
+    )
+
+
+def test_a_kimi_code_usage_record_is_priced_at_the_model_its_request_went_to() -> None:
+    """Kimi Code names a usage.record's model by its configuration alias and writes the
+    model the request went to in the llm.request before it (``model`` beside
+    ``modelAlias``). An alias that names no model (``__kimi_env_model__``, chosen by
+    KIMI_MODEL_NAME) left the requests unpriced; they are priced at that model."""
+    base = LOGS / "kimi" / "code-env-model" / "sessions"
+    (wire,) = base.rglob("wire.jsonl")
+    with wire.open("rb") as stream:
+        (log,) = read_sessions([(wire.relative_to(base).as_posix(), stream)])
+    assert {r.model for r in log.main.requests} == {"moonshot/kimi-k2.6"}
+    (ledger,) = log.ledger
+    assert (ledger.lines, ledger.accounted) == (6, 6)
+    assert dict(ledger.entries)["llm.request"] == 2
+    measured = run_session(log.name, log, scenario=None, options=None, replay_it=False).measured
+    assert measured.cost == Decimal("0.0074")

@@ -332,6 +332,10 @@ MESSAGES: dict[str, tuple[str, str]] = {
         "{where} looks like a file of {agent} but {missing}",
         "{where}看起来是 {agent} 文件,但{missing}",
     ),
+    "core.log-named-unread": (
+        "{where} is named as {agent} names its session files ({layout}), but is not in the shape {agent} writes them",
+        "{where}按名称是 {agent} 的会话文件({layout}),但其格式不是 {agent} 写入的格式",
+    ),
     "core.log-unknown-document": (
         "{where} is one JSON document (not JSON Lines) that no agent we read writes ({agents})",
         "{where}是单个 JSON 文档(不是 JSON Lines),我们能读取的代理都不写这种文档({agents})",

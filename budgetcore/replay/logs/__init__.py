@@ -22,6 +22,7 @@ from budgetcore.replay.logs.agents import (
     agent,
     costs_nothing,
     database_agent,
+    named_agent,
     names,
 )
 from budgetcore.replay.logs.model import (
@@ -169,7 +170,7 @@ def _unknown(head: Replayed | Document | Database, name: str = "") -> ScenarioEr
     within the lines sniffed, which then were the whole file); a database named as an
     agent's names that agent and what it lacks (``name``: the file's)."""
     if isinstance(head, Document):
-        return ScenarioError([_unknown_document(head)])
+        return ScenarioError([_unknown_document(head, name)])
     if isinstance(head, Database):
         tables = ", ".join(sorted(head.tables)[:8]) or "none readable"
         file = name.rsplit("/", 1)[-1]
@@ -235,7 +236,8 @@ def _unknown(head: Replayed | Document | Database, name: str = "") -> ScenarioEr
             )
     return ScenarioError(
         [
-            Problem.coded(
+            _named_unread(name)
+            or Problem.coded(
                 "log",
                 "log-unknown-format",
                 agents=names(),
@@ -245,7 +247,18 @@ def _unknown(head: Replayed | Document | Database, name: str = "") -> ScenarioEr
     )
 
 
-def _unknown_document(doc: Document) -> Problem:
+def _named_unread(name: str) -> Problem | None:
+    """A file named as an agent's session file that is not in that agent's shape: the
+    agent and its layout said (a Cline task's ui_messages.json of another program's
+    records read as "no agent we read writes" such a document)."""
+    found = named_agent(name)
+    if found is None:
+        return None
+    agent_name, layout = found
+    return Problem.coded("log", "log-named-unread", agent=agent_name, layout=layout)
+
+
+def _unknown_document(doc: Document, name: str = "") -> Problem:
     """A JSON document no agent claims: what it looks like, and what is missing."""
     if isinstance(doc.value, Problem):
         return Problem.coded(
@@ -262,7 +275,7 @@ def _unknown_document(doc: Document) -> Problem:
             agent=a.name,
             missing=a.missing,
         )
-    return Problem.coded(
+    return _named_unread(name) or Problem.coded(
         "log",
         "log-unknown-document",
         agents=names(),

@@ -366,6 +366,30 @@ _DATABASE_FILES = (
 )
 
 
+#: How each agent names its session files in its data folder (the end of a path, from a
+#: folder's boundary): a file so named that no agent claims is refused naming the agent
+#: its name points to, and the layout, rather than as no agent's file.
+_SESSION_FILES = (
+    (r"tasks/[^/]+/ui_messages\.json|ui_messages\.json", "Cline", "tasks/<task>/ui_messages.json"),
+    (r"[^/]+\.messages\.json", "Cline", "sessions/<id>/<id>.messages.json"),
+    (r"session-state/[^/]+/events\.jsonl", "Copilot CLI", "session-state/<id>/events.jsonl"),
+    (r"wire\.jsonl", "Kimi CLI", "sessions/<hash>/<session>/wire.jsonl"),
+    (r"threads/[^/]+\.json|T-[^/]+\.json", "Amp", "threads/T-<uuid>.json"),
+    (r"[^/]+\.settings\.json", "Droid", "sessions/<project>/<id>.settings.json"),
+    (r"rollout-[^/]+\.jsonl", "Codex CLI", "sessions/YYYY/MM/DD/rollout-*.jsonl"),
+    (r"chats/session-[^/]+\.jsonl?", "Gemini CLI", "tmp/<project>/chats/session-*.jsonl"),
+)
+
+
+def named_agent(path: str) -> tuple[str, str] | None:
+    """The agent, and its layout, that a session file's path is named as (its end, from
+    a folder's boundary), or None."""
+    for rule, name, layout in _SESSION_FILES:
+        if re.search(rf"(?:^|/)(?:{rule})\Z", path):
+            return name, layout
+    return None
+
+
 def database_agent(file_name: str) -> str | None:
     """The agent whose database's file is named ``file_name`` (its last part), or None."""
     return next((name for rule, name in _DATABASE_FILES if re.fullmatch(rule, file_name)), None)

@@ -7,7 +7,10 @@ Droid keeps per-session totals only: the settings file's ``tokenUsage``
 ``providerLock`` (ccusage ``rust/crates/ccusage/src/adapter/droid/parser.rs``
 @5816e640). So a Droid session is measured, never replayed turn by turn, and no
 request is counted for it. The transcript's lines hold no usage: each is an entry of
-the ledger, by its type.
+the ledger, by its type. A settings file without ``model`` (older Droid wrote none)
+takes the model its transcript's system reminder names (``Model: <name> [<provider>]``
+in one of its first 500 lines), as ccusage's ``extract_model_from_sidecar_jsonl``
+does.
 """
 
 from __future__ import annotations
@@ -19,7 +22,13 @@ from operator import attrgetter
 
 from budgetcore.errors import Problem, ScenarioError
 from budgetcore.replay.logs.model import ParsedLog
-from budgetcore.replay.logs.reader import LineSource, decoded_lines, millis
+from budgetcore.replay.logs.reader import (
+    MAX_LINE_BYTES,
+    LineSource,
+    Replayed,
+    decoded_lines,
+    millis,
+)
 from budgetcore.replay.logs.records import Shape
 from budgetcore.replay.logs.tally import NOT_A_DOCUMENT, Tally, counts, registry_name
 
@@ -83,6 +92,53 @@ def model_name(raw: str) -> str:
     return re.sub(r"[.\s-]+", "-", text)
 
 
+#: How far into a transcript its model is looked for: ccusage's 500 lines, read whole
+#: as format detection reads a line, while fewer than this many bytes are held.
+_MODEL_LINES = 500
+_MODEL_BYTES = 8 << 20
+_MODEL_AT = re.compile(rb'Model:([^"\\\[]*)')
+
+
+def transcript_model(stream: LineSource) -> tuple[str | None, LineSource]:
+    """The model a transcript's first lines name (``Model: Claude Opus 4.5 Thinking
+    [Anthropic]`` in a system reminder: the name up to a quote, a backslash or a
+    bracket, as ccusage reads it), and the stream to read the transcript from, those
+    lines given again. Only the name is kept; the lines are read again for their
+    types."""
+    head: list[bytes] = []
+    held = 0
+    found: str | None = None
+    while len(head) < _MODEL_LINES and held < _MODEL_BYTES:
+        raw = stream.readline(MAX_LINE_BYTES + 1)  # the reader says what is too long
+        if not raw:
+            break
+        head.append(raw)
+        held += len(raw)
+        at = _MODEL_AT.search(raw)
+        if at is not None:
+            name = model_name(at.group(1).decode("utf-8", "replace"))
+            if name:
+                found = name
+                break
+        if not raw.endswith(b"\n"):
+            break  # the last line, or one too long: its rest is the stream's
+    return found, Replayed(head, stream)
+
+
+def _priced_name(name: str) -> str:
+    """The registry id of a Droid model name; a name the registry does not know with
+    Droid's ``Thinking`` suffix (its display name for a model run with extended
+    thinking, billed at the model's prices) is priced as the model."""
+    from budgetcore.registry.models import resolve  # noqa: PLC0415 - a model only
+
+    priced = registry_name(name)
+    if name.endswith("-thinking") and resolve(priced).model is None:
+        bare = registry_name(name.removesuffix("-thinking"))
+        if resolve(bare).model is not None:
+            return bare
+    return priced
+
+
 def read_droid(files: Sequence[tuple[str, LineSource]], *, what: str = "log") -> ParsedLog:
     """``files[0]`` the settings file, then the transcript (when there is one). A
     transcript alone has no usage: said so, naming the file that holds it."""
@@ -96,6 +152,7 @@ def read_droid(files: Sequence[tuple[str, LineSource]], *, what: str = "log") ->
                 break
         raise ScenarioError([Problem.coded(what, code)])
     tally = Tally("droid")
+    files = list(files)
     for i, (name, stream) in enumerate(files):
         tally.open(name)
         if i > 0:  # the transcript: no usage in it
@@ -122,6 +179,10 @@ def read_droid(files: Sequence[tuple[str, LineSource]], *, what: str = "log") ->
             tally.entry("settings (no tokens)")
             continue
         model = doc.get("model")
+        named = model_name(model) if isinstance(model, str) and model.strip() else None
+        if named is None and len(files) > 1:
+            named, rest = transcript_model(files[1][1])
+            files[1] = (files[1][0], rest)
         tally.total(
             1,
             why=TOTALS_WHY,
@@ -130,9 +191,7 @@ def read_droid(files: Sequence[tuple[str, LineSource]], *, what: str = "log") ->
             cache_write=write,
             output=output + thinking,
             reasoning=thinking,
-            model=registry_name(model_name(model))
-            if isinstance(model, str) and model.strip()
-            else None,
+            model=None if named is None else _priced_name(named),
             time=millis(doc.get("providerLockTimestamp")),
         )
     return tally.session(files[0][0] if files else "")

@@ -88,7 +88,17 @@ PAYLOAD = Shape("KimiPayload", (*_STEP, "agent_id", "event"), (("event", INNER),
 MESSAGE = Shape("KimiMessage", ("type", "payload"), (("payload", PAYLOAD),))
 LINE = Shape(
     "KimiLine",
-    ("type", "timestamp", "message", "time", "model", "usage", "usageScope", "source"),
+    (
+        "type",
+        "timestamp",
+        "message",
+        "time",
+        "model",
+        "modelAlias",
+        "usage",
+        "usageScope",
+        "source",
+    ),
     (("message", MESSAGE),),
     frozenset({"message"}),
 )
@@ -234,6 +244,7 @@ def read_kimi(files: Sequence[tuple[str, LineSource]], *, what: str = "log") -> 
 
     assumed = False  # whether any request was priced by the assumption above
     begun: dict[str, str | None] = {}  # series -> its compaction's source, once begun
+    sent: dict[str, str] = {}  # Kimi Code: a model alias -> the model its requests went to
 
     # Each series' model once, None where it is priced by the step's date (model_at).
     fixed: dict[str, str | None] = {}
@@ -301,7 +312,7 @@ def read_kimi(files: Sequence[tuple[str, LineSource]], *, what: str = "log") -> 
                 # message), some with a ``message`` of their own: context.append_message
                 # holds the chat message (agent-sessions' Kimi Code wires, round 9).
                 hand_over()
-                _code_record(tally, number, rec, own, model_of, begun=begun)
+                _code_record(tally, number, rec, own, model_of, begun=begun, sent=sent)
                 continue
             if message is ABSENT:
                 message = None
@@ -443,6 +454,7 @@ def _code_record(
     model_of: Callable[[str, int | None], str],
     *,
     begun: dict[str, str | None],
+    sent: dict[str, str],
 ) -> None:
     """One of Kimi Code's flat records: a ``usage.record`` is a request of the file's
     own agent, every other record an entry by its type."""
@@ -465,6 +477,17 @@ def _code_record(
             time=raw if type(raw) is int and 0 <= raw < 10**14 else millis(raw),
         )
         return
+    if kind == "llm.request":
+        # The model the request went to (the provider's model name) beside the
+        # configuration alias the usage.record after it names: kimi-code agent-core
+        # llm-request-recorder.ts @d723cc47 writes ``model: provider.modelName`` and
+        # ``modelAlias``, turn/index.ts records the usage by ``config.model``, the alias
+        # (``__kimi_env_model__`` when KIMI_MODEL_NAME chose the model).
+        alias, model = rec.modelAlias, rec.model
+        if isinstance(alias, str) and isinstance(model, str) and model.strip():
+            sent[alias] = model.strip()
+        tally.entry(kind)
+        return
     if kind != "usage.record":
         tally.entry(kind)
         return
@@ -484,6 +507,8 @@ def _code_record(
         tally.entry("usage.record (zero usage)")
         return
     named = rec.model
+    if isinstance(named, str):
+        named = sent.get(named, named)
     model = named.removeprefix(_CODE_PREFIX) if isinstance(named, str) else ""
     if not model:
         model = model_of(series, time)

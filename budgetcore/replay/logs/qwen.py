@@ -7,7 +7,8 @@ The shape, from qwen-code ``packages/core/src/services/chatRecordingService.ts``
 the path to the last record), ``type`` user / assistant / tool_result / system, the
 Gemini API's ``message`` (``role``, ``parts``). An assistant record's
 ``usageMetadata`` is one request: ``promptTokenCount`` holds the cached part
-(``cachedContentTokenCount``), ``thoughtsTokenCount`` is billed as output,
+(``cachedContentTokenCount``), ``thoughtsTokenCount`` is billed as output (within
+``candidatesTokenCount`` where the total says so: the OpenAI-compatible providers'),
 ``toolUsePromptTokenCount`` as input. ``system`` / ``chat_compression`` is a
 compaction (``systemPayload.info.originalTokenCount`` the context before it).
 """
@@ -159,6 +160,16 @@ def read_qwen(files: Sequence[tuple[str, LineSource]], *, what: str = "log") -> 
                 if not (prompt or cached or output or thoughts or tool):
                     kinds.append("assistant (zero usage)")
                     continue
+                # The response: its candidates and thoughts as the Gemini API counts them
+                # (the total holds both), unless the total holds the thoughts within the
+                # candidates. Qwen Code's OpenAI-compatible converter (every provider but
+                # Gemini's own) writes completion_tokens, reasoning included, as
+                # candidatesTokenCount and the reasoning again as thoughtsTokenCount
+                # (qwen-code openaiContentGenerator/converter.ts @8e579d54); a Qwen Code
+                # 0.15.0 session's 16,928 + 40 = 16,968 with 21 thoughts says so.
+                response = output + thoughts
+                if thoughts and thoughts <= output and usage.total == prompt + output + tool:
+                    response = output
                 cached = min(cached, prompt)
                 if key is not None:
                     billed.add(key)
@@ -174,7 +185,7 @@ def read_qwen(files: Sequence[tuple[str, LineSource]], *, what: str = "log") -> 
                         number,
                         prompt - cached + tool,
                         cached,
-                        output + thoughts,
+                        response,
                         thoughts,
                         model,
                         time,

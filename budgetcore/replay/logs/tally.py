@@ -762,8 +762,27 @@ def sqlite() -> Any:
     return sqlite3
 
 
+#: Bytes 18 and 19 of a database file: its write and read format versions, 1 for a
+#: rollback journal and 2 for write-ahead logging (sqlite.org/fileformat2.html, "File
+#: format version numbers").
+_FORMAT_VERSIONS = slice(18, 20)
+
+
 def open_database(data: bytes | bytearray) -> Any:
-    """An in-memory copy of a database from its bytes (the file is never written)."""
+    """An in-memory copy of a database from its bytes (the file is never written).
+
+    A database in WAL mode (OpenCode's ``opencode.db`` is one: a real file's bytes 18
+    and 19 are 2) cannot be opened in memory ("unable to open database file": SQLite
+    keeps a WAL index beside a file, and memory has none), so every real OpenCode
+    database given as bytes (the page, standard input) was refused as damaged. Its
+    pages are those of any database; marked as a rollback-journal one, the copy reads
+    as the file does (a bytearray is marked in place: no second copy of a large
+    database). What a ``-wal`` file beside it holds, not yet checkpointed, is in no
+    bytes given here."""
+    if b"\x02" in data[_FORMAT_VERSIONS] and data.startswith(SQLITE_MAGIC):
+        if not isinstance(data, bytearray):
+            data = bytearray(data)
+        data[_FORMAT_VERSIONS] = b"\x01\x01"
     db = sqlite().connect(":memory:")
     db.deserialize(data)
     return db
