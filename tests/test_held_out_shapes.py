@@ -18,6 +18,7 @@ import pytest
 from budgetcore.errors import ScenarioError
 from budgetcore.replay.logs import detect_format, kimi, read_session, read_sessions, reader
 from budgetcore.replay.logs.session import run_session
+from budgetcore.ui.replay.state import import_steps
 from tests.fixtures.logs.goose.make import make_tiered
 from tests.helpers import both_decodings, run_cli
 
@@ -558,6 +559,53 @@ def test_an_opencode_database_in_wal_mode_is_read_from_its_bytes(tmp_path: Path)
         json.loads(line)["total"] for line in total.out.splitlines() if '"total"' in line[:9]
     ]
     assert Decimal(last["measured"]["cost"]) == sum(cost for _n, _u, cost, _l in expected)
+
+
+def test_a_wal_database_is_read_by_the_cli_without_writing_beside_it(tmp_path: Path) -> None:
+    """Read-only SQLite created ``opencode.db-wal`` and ``-shm`` beside a WAL database
+    and left them, so the user's folder changed and the next run said "not read: 2
+    files that are not session logs (first: opencode/opencode.db-shm)". Nothing is
+    written now; and where OpenCode is running (its log and index beside the file, a
+    message only in the log), the log is read with the database and its two files are
+    not called unread, while the page, which reads the file's bytes alone, names them."""
+    source = LOGS / "opencode" / "db" / "opencode" / "opencode.db"
+    wal = _in_wal_mode(source, tmp_path)
+    argv = ["replay", "--log", str(wal.parent), "--usage", "--format", "jsonl"]
+    out = run_cli(argv)
+    assert out.code == 0, out.err
+    assert sorted(p.name for p in wal.parent.iterdir()) == ["opencode.db"]
+    assert "not read" not in out.err
+    requests = json.loads(out.out.splitlines()[-1])["total"]["measured"]["requests"]
+    # An agent that is running: a row only in its write-ahead log, which it keeps open.
+    writer = sqlite3.connect(wal)
+    writer.execute("PRAGMA wal_autocheckpoint=0")
+    ((row,),) = writer.execute(
+        'SELECT min(rowid) FROM message WHERE data LIKE \'%"role": "assistant"%\''
+    ).fetchall()
+    writer.execute(
+        "INSERT INTO message (id, session_id, time_created, time_updated, data) "
+        "SELECT 'msg_wal_only', session_id, time_created + 1, time_updated + 1, data "
+        "FROM message WHERE rowid = ?",
+        (row,),
+    )
+    writer.commit()
+    try:
+        assert (wal.parent / "opencode.db-wal").stat().st_size > 0
+        out = run_cli(argv)
+        assert out.code == 0, out.err
+        assert "not read" not in out.err
+        total = json.loads(out.out.splitlines()[-1])["total"]
+        assert total["measured"]["requests"] == requests + 1, (requests, total)
+        files = tuple((f"opencode/{p.name}", p.read_bytes()) for p in sorted(wal.parent.iterdir()))
+        steps = import_steps(files)
+        try:
+            while True:
+                next(steps)
+        except StopIteration as done:
+            _logs, not_read = done.value
+        assert not_read == ("opencode/opencode.db-shm", "opencode/opencode.db-wal")
+    finally:
+        writer.close()
 
 
 def test_qwen_thoughts_within_the_candidates_are_billed_once() -> None:

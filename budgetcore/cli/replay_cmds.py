@@ -621,6 +621,29 @@ def _uri_path(path: str) -> str:
     return path.replace("%", "%25").replace("?", "%3f").replace("#", "%23")
 
 
+def _open_mode(path: str) -> str:
+    """The URI query that opens ``path`` without writing beside it. Read-only SQLite
+    still creates ``-wal`` and ``-shm`` files beside a database in WAL mode (OpenCode's
+    ``opencode.db`` is one) when they are not there, and leaves them: the next run met
+    them as files it does not read (issue 40, a real OpenCode database). Where no
+    write-ahead log is beside a WAL database, every committed page is in the file
+    itself, which ``immutable`` reads as is, with no lock and no file created. Where an
+    agent keeps its log beside it (it is running, or did not close), the log holds the
+    newest pages: the database is opened as SQLite reads it, log included, which
+    creates nothing that is not there already but an ``-shm`` index an agent that
+    crashed did not leave."""
+    from budgetcore.replay.logs.tally import in_wal_mode  # noqa: PLC0415
+
+    try:
+        with open(path, "rb") as fh:
+            head = fh.read(20)
+    except OSError:
+        return "?mode=ro"
+    if in_wal_mode(head) and not os.path.exists(path + "-wal"):
+        return "?mode=ro&immutable=1"
+    return "?mode=ro"
+
+
 def _read_only(path: str) -> Any:
     """The database file open read-only in SQLite (its pages read as asked, not the
     whole file copied into memory first; a write-ahead log beside it is read too, as
@@ -635,7 +658,8 @@ def _read_only(path: str) -> Any:
     try:
         if os.path.getsize(path) > limit_of("log"):
             return None  # the bytes path says so, with the size error
-        db = sqlite3.connect(f"file:{_uri_path(os.path.abspath(path))}?mode=ro", uri=True)
+        uri = f"file:{_uri_path(os.path.abspath(path))}{_open_mode(path)}"
+        db = sqlite3.connect(uri, uri=True)
     except (OSError, sqlite3.Error):
         return None
     try:

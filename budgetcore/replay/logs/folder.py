@@ -62,6 +62,11 @@ class FolderPlan:
 
     sessions: tuple[SessionFiles, ...]  # sorted by main file
     not_read: tuple[str, ...]  # files that are not JSON Lines logs
+    #: SQLite's own files beside a database a session is read from (``<db>-wal``, the
+    #: write-ahead log an agent such as OpenCode keeps open while it runs, and
+    #: ``<db>-shm``, its index): SQLite reads them with the database where it opens the
+    #: file (the CLI); a database read from its bytes (the page) reads neither.
+    beside_databases: tuple[str, ...] = ()
 
 
 def subagents_of(session: str, paths: Sequence[str]) -> tuple[str, ...]:
@@ -107,13 +112,17 @@ def plan_folder(paths: Sequence[str]) -> FolderPlan:
         sessions += claim.sessions
         not_read += claim.not_read
         remaining = [p for p in remaining if p not in taken]
+    beside: list[str] = []
+    read = {f for s in sessions for f in s.files}
     for p in remaining:
         if p.endswith((".jsonl", ".jsonl.zst")):
             sessions.append(SessionFiles(p, (p,)))
+        elif p.endswith(("-wal", "-shm")) and p[:-4] in read:
+            beside.append(p)
         else:
             not_read.append(p)
     sessions.sort(key=lambda s: s.name)
-    return FolderPlan(tuple(sessions), tuple(sorted(not_read)))
+    return FolderPlan(tuple(sessions), tuple(sorted(not_read)), tuple(sorted(beside)))
 
 
 #: Compiled by ``re`` when files are first picked one by one, not at every start-up.

@@ -768,6 +768,11 @@ def sqlite() -> Any:
 _FORMAT_VERSIONS = slice(18, 20)
 
 
+def in_wal_mode(head: bytes | bytearray) -> bool:
+    """Whether a database's first bytes (at least 20) mark it as kept in WAL mode."""
+    return b"\x02" in head[_FORMAT_VERSIONS] and head.startswith(SQLITE_MAGIC)
+
+
 def open_database(data: bytes | bytearray) -> Any:
     """An in-memory copy of a database from its bytes (the file is never written).
 
@@ -779,7 +784,7 @@ def open_database(data: bytes | bytearray) -> Any:
     as the file does (a bytearray is marked in place: no second copy of a large
     database). What a ``-wal`` file beside it holds, not yet checkpointed, is in no
     bytes given here."""
-    if b"\x02" in data[_FORMAT_VERSIONS] and data.startswith(SQLITE_MAGIC):
+    if in_wal_mode(data):
         if not isinstance(data, bytearray):
             data = bytearray(data)
         data[_FORMAT_VERSIONS] = b"\x01\x01"

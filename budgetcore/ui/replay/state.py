@@ -424,7 +424,9 @@ def import_steps(
     sessions = folder.sessions or tuple(
         _session_of(n) for n in names if not n.endswith(".meta.json")
     )
-    not_read = tuple(planned[n] for n in folder.not_read if folder.sessions)
+    # The page reads a database from its bytes: SQLite's files beside it are not read.
+    unread = sorted(folder.not_read + folder.beside_databases)
+    not_read = tuple(planned[n] for n in unread if folder.sessions)
     from budgetcore.replay.logs.session import billed_once  # noqa: PLC0415
 
     loaded: list[LoadedLog] = []
