@@ -703,3 +703,35 @@ def test_a_kimi_code_usage_record_is_priced_at_the_model_its_request_went_to() -
     assert dict(ledger.entries)["llm.request"] == 2
     measured = run_session(log.name, log, scenario=None, options=None, replay_it=False).measured
     assert measured.cost == Decimal("0.0074")
+
+
+def test_a_copilot_shutdown_usage_of_unknown_keys_is_not_a_known_zero(tmp_path: Path) -> None:
+    """A shutdown whose usage holds none of the counts the reader knows (another
+    project's test writes `{"input": 100, "output": 50}`) was read as 0 tokens at a
+    known $0: an unknown read as free. The line is malformed (as one with a count that
+    is not one: the shutdown's only bill), so the session is not read and a folder's
+    total is unknown; an empty usage is still a model that used nothing."""
+    path = next((LOGS / "copilot" / "events").rglob("events.jsonl"))
+    rows = [json.loads(line) for line in path.read_text().splitlines()]
+
+    def with_usage(usage: dict[str, int]) -> str:
+        for row in rows:
+            if row["type"] == "session.shutdown":
+                row["data"]["modelMetrics"]["gpt-5-mini"]["usage"] = usage
+        return "\n".join(json.dumps(r) for r in rows) + "\n"
+
+    text = with_usage({"input": 100, "output": 50})
+    with pytest.raises(ScenarioError) as info:
+        read_session([("events.jsonl", text)])
+    assert any(
+        str(p).startswith("line 6: data.modelMetrics.gpt-5-mini.usage holds none of the counts")
+        for p in info.value.problems
+    ), [str(p) for p in info.value.problems]
+    folder = tmp_path / "session-state" / "s1"
+    folder.mkdir(parents=True)
+    (folder / "events.jsonl").write_text(text)
+    out = run_cli(["replay", "--log", str(tmp_path), "--usage", "--format", "jsonl"])
+    assert (out.code, out.out) == (2, ""), out
+    assert "malformed: 1" in out.err
+    log = read_session([("events.jsonl", with_usage({}))])
+    assert not log.ledger[0].malformed

@@ -433,6 +433,10 @@ MESSAGES: dict[str, tuple[str, str]] = {
         "{where} must be an object of token counts, got {got}",
         "{where}必须是 token 计数的对象,收到 {got}",
     ),
+    "core.log-line-no-known-count": (
+        "{where} holds none of the counts {keys}, got {got}: its tokens are not known",
+        "{where}不含 {keys} 中任何一个计数,收到 {got}:其 token 数未知",
+    ),
     "core.log-line-id": (
         "{where} must be a string, an integer or null, got {got}",
         "{where}必须是字符串、整数或 null,收到 {got}",

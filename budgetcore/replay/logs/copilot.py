@@ -142,7 +142,7 @@ def _events(tally: Tally, rows: list[tuple[int, dict[str, Any]]]) -> None:
             tally.entry(kind if kind != "session.shutdown" else "session.shutdown (no metrics)")
             continue
         checked = [
-            (model, counts(m.get("usage") if isinstance(m, dict) else None, _METRICS, "usage"))
+            (model, _usage(m.get("usage") if isinstance(m, dict) else None))
             for model, m in metrics.items()
         ]
         bad = next(((m, f) for m, f in checked if isinstance(f, Problem)), None)
@@ -170,6 +170,17 @@ def _events(tally: Tally, rows: list[tuple[int, dict[str, Any]]]) -> None:
                 time=time,
                 logged_cost=_nano_aiu(metrics[model]),
             )
+
+
+def _usage(raw: object) -> tuple[int, ...] | Problem:
+    """A shutdown model's usage counts, or the problem. A usage object that holds none
+    of the keys read, but others, is not 0 tokens: its counts are written in a shape
+    this reader does not know (a `{"input": 100, "output": 50}` seen in another
+    project's test read as 0 tokens and a known $0, as ccusage reads it). An empty one
+    is a model that used nothing."""
+    if isinstance(raw, dict) and raw and not any(k in raw for k in _METRICS):
+        return Problem.of("usage", raw, "log-line-no-known-count", keys=", ".join(_METRICS))
+    return counts(raw, _METRICS, "usage")
 
 
 def _nano_aiu(metric: object) -> Decimal | None:
