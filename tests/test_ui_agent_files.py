@@ -345,3 +345,32 @@ def test_an_opencode_part_is_said_in_chinese_after_its_own_type(folder: str) -> 
     said = html.unescape(str(logs_html(panel, "zh", wide=True)))
     assert "text 部件" in said
     assert not re.search(r"[\w-]+ part\b", said), re.findall(r"[\w-]+ part\b", said)
+
+
+@pytest.mark.parametrize("lang", ["en", "zh"])
+def test_a_mixed_folder_gives_one_total_per_agent_as_the_cli(tmp_path: Path, lang: str) -> None:
+    """The tenth walk (1440 and 390 px, both languages): a folder of pi, Gemini CLI and
+    Claude Code sessions and one torn file showed one total, "unknown (at least $…)",
+    and nothing to say which agent's cost was known; the CLI gives one total per agent
+    (its "By agent", ``agents`` in JSON Lines), the sessions not read as one more."""
+    folder = tmp_path / "logs"
+    shutil.copytree(LOGS / "pi" / "basic" / "sessions", folder / "pi")
+    shutil.copytree(LOGS / "gemini" / "no-model" / "tmp", folder / "gemini")
+    shutil.copytree(LOGS / "claude" / "27-asrun-backtest", folder / "claude")
+    (folder / "torn.jsonl").write_bytes(b'{"type":"assistant","message":{"role":"assis')
+    panel = with_logs(ReplayPanel(), picked_folder(folder))
+    page = str(logs_html(panel, lang, wide=True))
+    result = run_cli(["replay", "--log", str(folder), "--usage", "--format", "jsonl"])
+    cli = json.loads(result.out.strip().splitlines()[-1])["total"]["agents"]
+    assert len(cli) == 4
+    assert f'data-agent-totals="{len(cli)}"' in page
+    unknown = CATALOGUE["replay.logs.unknown"][lang == "zh"]
+    for group in cli:
+        row = page.split(f'data-agent-row="{group["agent"] or "unread"}"', 1)[1]
+        cells = re.findall(r"<td[^>]*>(.*?)</td>", row.split("</tr>", 1)[0])
+        assert cells[0] == f"{group['sessions']:,}"
+        assert cells[1] == (unknown if group["requests"] is None else f"{group['requests']:,}")
+        assert f'data-value="{group["cost"] or "null"}"' in row.split("</tr>", 1)[0]
+    # The page's one agent of a folder says no more than its sessions' total does.
+    one = with_logs(ReplayPanel(), picked_folder(LOGS / "pi" / "branch"))
+    assert "data-agent-totals" not in str(logs_html(one, lang, wide=True))

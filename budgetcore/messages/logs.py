@@ -176,6 +176,11 @@ MESSAGES: dict[str, tuple[str, str]] = {
         "会话(选择一个在下方回放)",
     ),
     "replay.logs.col.session": ("session", "会话"),
+    # A mixed import's one total per agent (the CLI's "By agent", `agents` in JSON Lines).
+    "replay.logs.by-agent": ("By agent: one total each", "按代理:每个代理一个合计"),
+    "replay.logs.col.agent": ("agent", "代理"),
+    "replay.logs.col.sessions": ("sessions", "会话数"),
+    "replay.logs.agent-unread": ("not read", "未读取"),
     "replay.logs.col.lines": ("lines", "行数"),
     "replay.logs.col.replayed": ("requests replayed", "回放的请求"),
     "replay.logs.col.other": ("other requests billed", "其他计费请求"),

@@ -158,6 +158,9 @@ def _sessions_table(panel: ReplayPanel, lang: str) -> Markup:
         el("tbody", None, *rows),
     )
     notes = [table]
+    by_agent = _agents_table(panel, lang)
+    if by_agent is not None:
+        notes.append(by_agent)
     copies = sum(n for x in ok for _, n in x.elsewhere)
     if copies:
         note = t("replay.logs.elsewhere-total", lang, n=format_int(copies))
@@ -169,6 +172,50 @@ def _sessions_table(panel: ReplayPanel, lang: str) -> Markup:
         note = t("replay.logs.costs-nothing-total", lang, n=format_int(free))
         notes.append(el("p", {"class": "note-small", "data-costs-nothing": free}, note))
     return notes[0] if len(notes) == 1 else join(notes)
+
+
+def _agents_table(panel: ReplayPanel, lang: str) -> Markup | None:
+    """One total per agent of an import of several agents' sessions, and one of the
+    sessions not read, as the CLI's "By agent" (``session.agent_totals``, one rule): the
+    walk of issue 40 found a folder of pi, Gemini CLI and Claude Code sessions given one
+    unknown total, with nothing to say which agent's cost was known. None for one agent."""
+    from budgetcore.replay.logs.agents import agent  # noqa: PLC0415
+    from budgetcore.replay.logs.session import agent_totals  # noqa: PLC0415
+
+    groups = agent_totals(panel.logs)
+    if len(groups) < 2:
+        return None
+    col = {k: t(f"replay.logs.col.{k}", lang) for k in ("agent", "sessions", "requests")}
+    rows = []
+    for key, n, m in groups:
+        found = agent(key) if key else None
+        name = t("replay.logs.agent-unread", lang) if not key else found.name if found else key
+        requests = t("replay.logs.unknown", lang) if m.requests is None else format_int(m.requests)
+        rows.append(
+            el(
+                "tr",
+                {"data-agent-row": key or "unread"},
+                el("th", {"scope": "row"}, name),
+                td(col["sessions"], {"class": "num"}, format_int(n)),
+                td(col["requests"], {"class": "num"}, requests),
+                _cost_cell(m, lang),
+            )
+        )
+    head = el(
+        "tr",
+        None,
+        *(
+            el("th", {"scope": "col"}, t(f"replay.logs.col.{k}", lang))
+            for k in ("agent", "sessions", "requests", "measured")
+        ),
+    )
+    return el(
+        "table",
+        {"class": "grid stack rp-agents", "data-agent-totals": len(groups)},
+        el("caption", None, t("replay.logs.by-agent", lang)),
+        el("thead", None, head),
+        el("tbody", None, *rows),
+    )
 
 
 def _model_switch(item: LoadedLog, panel: ReplayPanel, lang: str) -> Markup:
