@@ -386,6 +386,17 @@ MESSAGES: dict[str, tuple[str, str]] = {
         "实测花费可能不完整:有 {lines}无法读取,可能带有计费(格式错误,见台账);花费未计入它们。",
     ),
     "replay.logs.cost-incomplete": ("{cost} (may be incomplete)", "{cost}(可能不完整)"),
+    # A folder picked with nothing to read, as the CLI refuses it (core.folder-no-jsonl,
+    # core.folder-no-session): {others} is agents.other_suffixes().
+    "replay.logs.folder-empty": (
+        "The folder chosen holds no file to read: sessions are .jsonl files and {others}.",
+        "所选文件夹中没有可读取的文件:会话是 .jsonl 文件以及 {others}。",
+    ),
+    "replay.logs.no-session": (
+        "The folder {folder} holds no session log of an agent we read; files not read: {n} "
+        "(first: {first}).",
+        "文件夹 {folder} 中没有我们能读取的代理会话日志;未读取的文件:{n} 个(第一个:{first})。",
+    ),
     "replay.logs.not-read": (
         "Files of the import that are not session logs, not read: {n} (first: {first}).",
         "导入中有 {n} 个文件不是会话日志,未读取(第一个:{first})。",

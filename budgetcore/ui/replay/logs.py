@@ -218,6 +218,27 @@ def _agents_table(panel: ReplayPanel, lang: str) -> Markup | None:
     )
 
 
+def _nothing_read(panel: ReplayPanel, lang: str) -> Markup:
+    """An import without a session: none picked yet, or a folder with nothing to read
+    in it (empty, or only files no agent writes), said as the CLI refuses it."""
+    if panel.log_not_read:
+        first = panel.log_not_read[0]
+        said = t(
+            "replay.logs.no-session",
+            lang,
+            folder=first.split("/", 1)[0],
+            n=format_int(len(panel.log_not_read)),
+            first=first,
+        )
+    elif panel.files_picked == ("replay-folder", ()):
+        from budgetcore.replay.logs.agents import other_suffixes  # noqa: PLC0415
+
+        said = t("replay.logs.folder-empty", lang, others=other_suffixes())
+    else:
+        return el("p", {"class": "note-small"}, t("replay.log.none", lang))
+    return el("div", {"class": "errors", "role": "alert", "data-replay-error": "folder"}, said)
+
+
 def _model_switch(item: LoadedLog, panel: ReplayPanel, lang: str) -> Markup:
     m = item.model
     if m is None or m.logged is None:
@@ -565,7 +586,7 @@ def logs_html(
     from budgetcore.ui.problems import problem_text  # noqa: PLC0415
 
     if not panel.logs:
-        return el("p", {"class": "note-small"}, t("replay.log.none", lang))
+        return _nothing_read(panel, lang)
     parts = []
     if len(panel.logs) > 1:
         parts.append(_sessions_table(panel, lang))

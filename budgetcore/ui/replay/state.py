@@ -405,11 +405,12 @@ def with_imported(panel: ReplayPanel, imported: Imported) -> ReplayPanel:
 
 
 def import_steps(
-    files: tuple[tuple[str, bytes], ...], step_bytes: int = 0
+    files: tuple[tuple[str, bytes], ...], step_bytes: int = 0, *, picked_folder: bool = False
 ) -> ImportSteps[Imported]:
     """:func:`with_logs`'s reading in steps (the page's import job, ui.replay.imports):
     the sessions of ``files``, each read by its agent's reader in its steps, the files
-    in batches of about ``step_bytes`` (0: as large as the reader takes them)."""
+    in batches of about ``step_bytes`` (0: as large as the reader takes them).
+    ``picked_folder``: the files are a folder's, picked in the folder box."""
     from budgetcore.replay.logs.folder import picked_subagents, plan_folder  # noqa: PLC0415
 
     total = sum(len(data) for _, data in files)
@@ -420,11 +421,14 @@ def import_steps(
     planned = picked_subagents(by_name)  # planned path -> the name as picked
     names = list(planned)
     folder = plan_folder(names)
-    # A single file of any name is a session (a picked file need not end in .jsonl).
+    # A file picked of any name is a session (a picked file need not end in .jsonl); a
+    # picked folder's files are its sessions only where the folder's plan says so, as
+    # the CLI reads a folder: a README, a CSV and a PNG were "4 sessions (4 cannot be
+    # replayed)" (the tenth walk).
     sessions = folder.sessions or tuple(
-        _session_of(n) for n in names if not n.endswith(".meta.json")
+        _session_of(n) for n in names if not n.endswith(".meta.json") and not picked_folder
     )
-    not_read = tuple(planned[n] for n in folder.not_read if folder.sessions)
+    not_read = tuple(planned[n] for n in folder.not_read if folder.sessions or picked_folder)
     from budgetcore.replay.logs.session import billed_once  # noqa: PLC0415
 
     loaded: list[LoadedLog] = []
