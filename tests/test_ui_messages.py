@@ -832,3 +832,23 @@ def test_the_limits_verdict_never_says_an_unknown_limit_leaves_room(lang: str) -
             "No known limit bites: all uncovered history fits within every known limit; "
             "5 limits are unknown until their samples are given."
         )
+
+
+def test_a_droid_transcript_s_entries_are_said_in_chinese() -> None:
+    """The tenth walk (1440 px, Chinese, a Droid folder): the ledger of a transcript
+    beside its settings file read "transcript 消息 2、transcript session_start 1", the
+    reader's word "transcript" left in English; the line's own type stays as written."""
+    from tests.helpers import folder_files  # noqa: PLC0415
+
+    base = Path(__file__).resolve().parent / "fixtures" / "logs" / "droid" / "totals"
+    state = reduce(initial_state(), ReplaySourceChosen("log"))
+    state = reduce(state, ReplayLogsLoaded(folder_files(base)))
+    while state.importing is not None:
+        state = reduce(state, JobStep("import"))
+    kinds = [k for x in state.replay.logs if x.log for f in x.log.ledger for k, _ in f.entries]
+    assert "transcript session_start" in kinds
+    page = html.unescape(str(logs_html(state.replay, "zh", wide=True)))
+    assert "对话记录中的 session_start" in page
+    assert "transcript" not in page
+    english = html.unescape(str(logs_html(state.replay, "en", wide=True)))
+    assert "transcript session_start" in english

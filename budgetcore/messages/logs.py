@@ -218,6 +218,11 @@ MESSAGES: dict[str, tuple[str, str]] = {
     # After a record's own type name (data): the reader's words about it.
     "replay.logs.entry-suffix.no-tokens-yet": ("{kind} (no tokens yet)", "{kind}(尚无 token)"),
     "replay.logs.entry-suffix.no-token-usage": ("{kind} (no token usage)", "{kind}(无 token 用量)"),
+    "replay.logs.entry-prefix.transcript": ("transcript {kind}", "对话记录中的 {kind}"),
+    "replay.logs.entry.droid-transcript-line": (
+        "transcript line",
+        "对话记录中的行(无类型)",
+    ),
     "replay.logs.entry-suffix.zero-usage": ("{kind} (zero usage)", "{kind}(用量为零)"),
     "replay.logs.entry-suffix.message": ("{kind} message", "{kind} 消息"),
     "replay.logs.entry-suffix.part": ("{kind} part", "{kind} 部件"),

@@ -25,6 +25,7 @@ if TYPE_CHECKING:
 __all__ = [
     "COPY_KEYS",
     "ENTRY_KEYS",
+    "ENTRY_PREFIXES",
     "ENTRY_SUFFIXES",
     "logs_html",
     "money",
@@ -334,6 +335,7 @@ ENTRY_KEYS = {
     "document that is not an Amp thread": "replay.logs.entry.not-amp-thread",
     "document that is not a Cline task": "replay.logs.entry.not-cline-task",
     "document without tokenUsage": "replay.logs.entry.droid-no-token-usage",
+    "transcript line": "replay.logs.entry.droid-transcript-line",
 }
 
 
@@ -357,10 +359,18 @@ ENTRY_SUFFIXES = {
 }
 
 
+#: What a reader puts before a record's own type name (Droid's ``f"transcript {type}"``:
+#: a line of the transcript beside the settings file), said in the language.
+ENTRY_PREFIXES = {"transcript ": "replay.logs.entry-prefix.transcript"}
+
+
 def _entry_kind(kind: str, lang: str) -> str:
     key = ENTRY_KEYS.get(kind)
     if key is not None:
         return t(key, lang)
+    for prefix, key in ENTRY_PREFIXES.items():
+        if kind.startswith(prefix):
+            return t(key, lang, kind=kind[len(prefix) :])
     for suffix, key in ENTRY_SUFFIXES.items():
         if kind.endswith(suffix):
             return t(key, lang, kind=kind[: -len(suffix)])
