@@ -852,3 +852,27 @@ def test_a_droid_transcript_s_entries_are_said_in_chinese() -> None:
     assert "transcript" not in page
     english = html.unescape(str(logs_html(state.replay, "en", wide=True)))
     assert "transcript session_start" in english
+
+
+def test_a_file_without_a_request_lists_its_entries_in_chinese() -> None:
+    """The tenth walk (390 and 1440 px, Chinese, a pi folder with one torn session):
+    its row read "非请求条目:message/user 2, message/assistant (zero usage) 1, …",
+    the reader's "(zero usage)" and the English list separator on the Chinese page.
+    Each kind is said as the ledger says it; the log's type names stay."""
+    from tests.helpers import folder_files  # noqa: PLC0415
+
+    base = Path(__file__).resolve().parent / "fixtures" / "logs" / "pi" / "v1-linear"
+    ((name, data),) = folder_files(base)
+    torn = (name.replace("33333333-", "deadbeef-"), data[: len(data) // 2])
+    state = reduce(initial_state(), ReplaySourceChosen("log"))
+    state = reduce(state, ReplayLogsLoaded(((name, data), torn)))
+    while state.importing is not None:
+        state = reduce(state, JobStep("import"))
+    (bad,) = [x for x in state.replay.logs if x.log is None]
+    entries = dict(bad.error[0].params)["entries"]
+    assert "message/assistant (zero usage) 1" in entries
+    zh = html.unescape(str(logs_html(state.replay, "zh", wide=True)))
+    assert "message/assistant 条目(用量为零) 1、" in zh
+    assert "(zero usage)" not in zh
+    en = html.unescape(str(logs_html(state.replay, "en", wide=True)))
+    assert entries in en

@@ -5,6 +5,7 @@ and its cost beside the modelled one. Pure: panel in, markup out.
 
 from __future__ import annotations
 
+import dataclasses
 from decimal import Decimal
 from typing import TYPE_CHECKING
 
@@ -18,6 +19,7 @@ from budgetcore.ui.replay.state import LoadedLog, ReplayPanel
 from budgetcore.units import format_int, format_money
 
 if TYPE_CHECKING:
+    from budgetcore.errors import Problem
     from budgetcore.replay.logs.model import LogCompaction, ParsedLog
     from budgetcore.replay.logs.usage import MeasuredUsage, ModelUsage
     from budgetcore.replay.whatif import WhatIf
@@ -71,14 +73,30 @@ def _billed_text(log: ParsedLog, billed: int) -> str:
     return "—" if log.totals_only else format_int(billed)
 
 
+def _problem(p: Problem, lang: str) -> str:
+    """A log's problem in the page's language. A file with no request lists the kinds
+    of entry it held (``replay.logs.no_requests``: "message/user 2, message/assistant
+    (zero usage) 1"), which the reader writes in English: each kind is said as the
+    ledger says it (the tenth walk found "(zero usage)" in English on the Chinese page);
+    the type names themselves are the log's."""
+    from budgetcore.ui.problems import problem_text  # noqa: PLC0415
+
+    params = dict(p.params)
+    entries = params.get("entries", "")
+    if p.code == "log-no-requests" and entries and entries != "none":
+        items = [e.rpartition(" ") for e in entries.split(", ")]
+        if all(kind and n for kind, _, n in items):
+            said = t("msg.item-sep", lang).join(f"{_entry_kind(k, lang)} {n}" for k, _, n in items)
+            p = dataclasses.replace(p, params=tuple({**params, "entries": said}.items()))
+    return problem_text(p, lang)
+
+
 def _unusable_why(item: LoadedLog, lang: str) -> str:
     """Why a session of an import cannot be replayed, in its row: its first problem
     (all of them when it is chosen)."""
-    from budgetcore.ui.problems import problem_text  # noqa: PLC0415
-
     if not item.error:
         return t("replay.logs.unusable-short", lang)
-    why = problem_text(item.error[0], lang)
+    why = _problem(item.error[0], lang)
     more = len(item.error) - 1
     if more:
         why = t("replay.logs.unusable-more", lang, why=why, n=format_int(more))
@@ -593,7 +611,6 @@ def logs_html(
     engine's own replay of the session is the panel's charts and summary, its scope said
     there, never a figure beside these. ``wide``: the per-series table starts open
     (folded on a phone)."""
-    from budgetcore.ui.problems import problem_text  # noqa: PLC0415
 
     if not panel.logs:
         return _nothing_read(panel, lang)
@@ -621,7 +638,7 @@ def logs_html(
                 "div",
                 {"class": "errors", "role": "alert", "data-replay-error": "log"},
                 el("p", None, t("replay.log.unusable", lang, name=item.name)),
-                el("ul", None, *(el("li", None, problem_text(p, lang)) for p in item.error)),
+                el("ul", None, *(el("li", None, _problem(p, lang)) for p in item.error)),
             )
         )
         return join(parts)
