@@ -374,3 +374,38 @@ def test_a_mixed_folder_gives_one_total_per_agent_as_the_cli(tmp_path: Path, lan
     # The page's one agent of a folder says no more than its sessions' total does.
     one = with_logs(ReplayPanel(), picked_folder(LOGS / "pi" / "branch"))
     assert "data-agent-totals" not in str(logs_html(one, lang, wide=True))
+
+
+@pytest.mark.parametrize("lang", ["en", "zh"])
+@pytest.mark.parametrize(
+    ("name", "agent", "source"),
+    [
+        ("opencode.db", "OpenCode", LOGS / "opencode" / "db" / "opencode" / "opencode.db"),
+        (
+            "sessions.db",
+            "Goose",
+            LOGS / "goose" / "totals" / "goose" / "data" / "sessions" / "sessions.db",
+        ),
+    ],
+    ids=["opencode", "goose"],
+)
+def test_a_truncated_database_is_named_by_its_agent_in_the_page(
+    tmp_path: Path, lang: str, name: str, agent: str, source: Path
+) -> None:
+    """The tenth walk (1440 px, a folder with one damaged file of each kind): an
+    opencode.db cut after its first 3,000 bytes, beside good sessions, stopped the
+    whole panel with an internal error (a KeyError: its sentence names the database's
+    {file}, which the page kept for a line's place alone); the CLI says "is named as
+    OpenCode's database (opencode.db), but no table of it can be read"."""
+    folder = tmp_path / "data"
+    shutil.copytree(LOGS / "pi" / "basic" / "sessions", folder / "pi")
+    (folder / "db").mkdir()
+    (folder / "db" / name).write_bytes(source.read_bytes()[:3000])
+    panel = with_logs(ReplayPanel(), picked_folder(folder))
+    (bad,) = [x for x in panel.logs if x.log is None]
+    assert bad.error[0].code == "log-database-damaged"
+    page = html.unescape(str(logs_html(panel, lang, wide=True)))
+    assert agent in page
+    assert f"({name})" in page
+    chosen = dataclasses.replace(panel, log_index=panel.logs.index(bad))
+    assert f"({name})" in html.unescape(str(logs_html(chosen, lang, wide=True)))

@@ -90,7 +90,13 @@ def problem_sentence(problem: Problem, lang: str) -> str:
         where = _label(problem.path, lang)
         params["other"] = _label(params["other"], lang)
     dropped = params.pop("dropped", "")
-    shown = {k: v for k, v in params.items() if k not in ("line", "key", "file")}
+    # A line's place (its line, key and subagent file) is said in ``where``; a sentence
+    # that names one of them itself keeps it (a database's {file}: "is named as
+    # OpenCode's database (opencode.db)" stopped the page with a KeyError).
+    own = CATALOGUE[key][0]
+    shown = {
+        k: v for k, v in params.items() if k not in ("line", "key", "file") or f"{{{k}}}" in own
+    }
     sentence = t(key, lang, where=where, got=got, **shown)
     if not dropped:
         return sentence
