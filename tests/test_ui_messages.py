@@ -876,3 +876,26 @@ def test_a_file_without_a_request_lists_its_entries_in_chinese() -> None:
     assert "(zero usage)" not in zh
     en = html.unescape(str(logs_html(state.replay, "en", wide=True)))
     assert entries in en
+
+
+def test_what_a_file_that_looks_like_an_agent_s_lacks_is_said_in_chinese() -> None:
+    """The tenth walk (390 px, Chinese, a folder with one damaged file of each kind): a
+    Gemini CLI chat without its messages read "日志文件看起来是 Gemini CLI 文件,但has no
+    messages list". Every agent's ``missing`` has its sentence in both languages, the
+    English one the reader's own."""
+    from budgetcore.replay.logs.agents import AGENTS  # noqa: PLC0415
+
+    for a in AGENTS:
+        if a.missing:
+            assert t(f"replay.log.missing.{a.key}", "en") == a.missing
+    chat = b'{"sessionId": "abc", "projectHash": "x", "startTime": "2025-01-01T00:00:00Z"}\n'
+    state = reduce(initial_state(), ReplaySourceChosen("log"))
+    state = reduce(state, ReplayLogsLoaded((("session-2025-01-01T00-00-abcdabcd.json", chat),)))
+    while state.importing is not None:
+        state = reduce(state, JobStep("import"))
+    assert state.replay.logs[0].error[0].code == "log-looks-like"
+    zh = html.unescape(str(logs_html(state.replay, "zh", wide=True)))
+    assert "看起来是 Gemini CLI 文件,但没有 messages 列表" in zh
+    assert "has no" not in zh
+    en = html.unescape(str(logs_html(state.replay, "en", wide=True)))
+    assert "looks like a file of Gemini CLI but has no messages list" in en

@@ -402,6 +402,28 @@ MESSAGES: dict[str, tuple[str, str]] = {
         "(first: {first}).",
         "文件夹 {folder} 中没有我们能读取的代理会话日志;未读取的文件:{n} 个(第一个:{first})。",
     ),
+    # What a file that looks like an agent's lacks (Agent.missing, the reader's English),
+    # said in the page's language (core.log-looks-like's {missing}).
+    "replay.log.missing.codex": (
+        "no line is one of its records (session_meta, turn_context, event_msg, "
+        "response_item, compacted)",
+        "没有一行是它的记录(session_meta、turn_context、event_msg、response_item、compacted)",
+    ),
+    "replay.log.missing.gemini-cli": ("has no messages list", "没有 messages 列表"),
+    "replay.log.missing.kimi-cli": (
+        "is its context (context.jsonl): the usage is in the wire.jsonl beside it",
+        "这是它的上下文(context.jsonl):用量在旁边的 wire.jsonl 中",
+    ),
+    "replay.log.missing.copilot-cli": (
+        "its events have no data object, where Copilot CLI writes their fields",
+        "它的事件没有 data 对象,而 Copilot CLI 把事件的字段写在那里",
+    ),
+    "replay.log.missing.opencode": ("has no role and time", "没有 role 与 time"),
+    "replay.log.missing.amp": (
+        "has neither messages nor a usageLedger",
+        "既没有 messages 也没有 usageLedger",
+    ),
+    "replay.log.missing.droid": ("has no tokenUsage", "没有 tokenUsage"),
     "replay.logs.not-read": (
         "Files of the import that are not session logs, not read: {n} (first: {first}).",
         "导入中有 {n} 个文件不是会话日志,未读取(第一个:{first})。",

@@ -76,12 +76,22 @@ def _billed_text(log: ParsedLog, billed: int) -> str:
 def _problem(p: Problem, lang: str) -> str:
     """A log's problem in the page's language. A file with no request lists the kinds
     of entry it held (``replay.logs.no_requests``: "message/user 2, message/assistant
-    (zero usage) 1"), which the reader writes in English: each kind is said as the
-    ledger says it (the tenth walk found "(zero usage)" in English on the Chinese page);
-    the type names themselves are the log's."""
+    (zero usage) 1"), and a file that looks like an agent's what it lacks, which the
+    reader writes in English: each is said in the language (the tenth walk found
+    "(zero usage)" and "has no messages list" in English on the Chinese page); the type
+    names themselves are the log's."""
     from budgetcore.ui.problems import problem_text  # noqa: PLC0415
 
     params = dict(p.params)
+    if p.code == "log-looks-like":
+        from budgetcore.replay.logs.agents import AGENTS  # noqa: PLC0415
+
+        # What it lacks is the reader's English (Agent.missing): said in the language.
+        for a in AGENTS:
+            key = f"replay.log.missing.{a.key}"
+            if a.missing and a.missing == params.get("missing") and key in CATALOGUE:
+                said = {**params, "missing": t(key, lang)}
+                return problem_text(dataclasses.replace(p, params=tuple(said.items())), lang)
     entries = params.get("entries", "")
     if p.code == "log-no-requests" and entries and entries != "none":
         items = [e.rpartition(" ") for e in entries.split(", ")]
