@@ -90,8 +90,8 @@ def _problem(p: Problem, lang: str) -> str:
         for a in AGENTS:
             key = f"replay.log.missing.{a.key}"
             if a.missing and a.missing == params.get("missing") and key in CATALOGUE:
-                said = {**params, "missing": t(key, lang)}
-                return problem_text(dataclasses.replace(p, params=tuple(said.items())), lang)
+                lacks = {**params, "missing": t(key, lang)}
+                return problem_text(dataclasses.replace(p, params=tuple(lacks.items())), lang)
     entries = params.get("entries", "")
     if p.code == "log-no-requests" and entries and entries != "none":
         items = [e.rpartition(" ") for e in entries.split(", ")]
