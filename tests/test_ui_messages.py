@@ -42,6 +42,7 @@ from budgetcore.ui.events import (
     TextRefused,
 )
 from budgetcore.ui.export.view import render_export
+from budgetcore.ui.log_words import ENTRY_KEYS, ENTRY_SUFFIXES
 from budgetcore.ui.main.view.nav import nav_html
 from budgetcore.ui.main.view.peers import render_peers
 from budgetcore.ui.main.view.screen import render, render_curves
@@ -57,7 +58,7 @@ from budgetcore.ui.main.view.shell import (
 )
 from budgetcore.ui.main.view.types import Screen
 from budgetcore.ui.model import PageState
-from budgetcore.ui.replay.logs import COPY_KEYS, ENTRY_KEYS, ENTRY_SUFFIXES, logs_html
+from budgetcore.ui.replay.logs import COPY_KEYS, logs_html
 from budgetcore.ui.replay.state import ReplayPanel, with_logs
 from budgetcore.ui.replay.view import render_replay, replay_controls_html
 from budgetcore.ui.update import initial_state, reduce

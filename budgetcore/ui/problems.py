@@ -74,6 +74,10 @@ def problem_sentence(problem: Problem, lang: str) -> str:
     """The sentence for ``problem`` in ``lang``."""
     if "." in problem.code:  # a whole catalogue key: a problem only the page has
         return _page_sentence(problem, lang)
+    if problem.code.startswith("log-"):
+        from budgetcore.ui.log_words import said_in  # noqa: PLC0415 - a log's problem
+
+        problem = said_in(problem, lang)
     if problem.path.startswith(PIN_PREFIX):
         # A link's pinned plan (``pin.config.x``): the field's own sentence, said of it.
         inner = dataclasses.replace(problem, path=problem.path[len(PIN_PREFIX) :])

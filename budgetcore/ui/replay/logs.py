@@ -5,30 +5,25 @@ and its cost beside the modelled one. Pure: panel in, markup out.
 
 from __future__ import annotations
 
-import dataclasses
 from decimal import Decimal
 from typing import TYPE_CHECKING
 
 from budgetcore.messages import CATALOGUE, count, t
-from budgetcore.replay.logs.codex import NO_INFO
 from budgetcore.replay.logs.model import folder_lines
 from budgetcore.replay.logs.tally import SUMMED, TOTALS
+from budgetcore.ui.log_words import entry_kind
 from budgetcore.ui.main.view.pickers import how_text
 from budgetcore.ui.markup import Markup, el, join, td
 from budgetcore.ui.replay.state import LoadedLog, ReplayPanel
 from budgetcore.units import format_int, format_money
 
 if TYPE_CHECKING:
-    from budgetcore.errors import Problem
     from budgetcore.replay.logs.model import LogCompaction, ParsedLog
     from budgetcore.replay.logs.usage import MeasuredUsage, ModelUsage
     from budgetcore.replay.whatif import WhatIf
 
 __all__ = [
     "COPY_KEYS",
-    "ENTRY_KEYS",
-    "ENTRY_PREFIXES",
-    "ENTRY_SUFFIXES",
     "logs_html",
     "money",
     "series_name",
@@ -73,40 +68,14 @@ def _billed_text(log: ParsedLog, billed: int) -> str:
     return "—" if log.totals_only else format_int(billed)
 
 
-def _problem(p: Problem, lang: str) -> str:
-    """A log's problem in the page's language. A file with no request lists the kinds
-    of entry it held (``replay.logs.no_requests``: "message/user 2, message/assistant
-    (zero usage) 1"), and a file that looks like an agent's what it lacks, which the
-    reader writes in English: each is said in the language (the tenth walk found
-    "(zero usage)" and "has no messages list" in English on the Chinese page); the type
-    names themselves are the log's."""
-    from budgetcore.ui.problems import problem_text  # noqa: PLC0415
-
-    params = dict(p.params)
-    if p.code == "log-looks-like":
-        from budgetcore.replay.logs.agents import AGENTS  # noqa: PLC0415
-
-        # What it lacks is the reader's English (Agent.missing): said in the language.
-        for a in AGENTS:
-            key = f"replay.log.missing.{a.key}"
-            if a.missing and a.missing == params.get("missing") and key in CATALOGUE:
-                lacks = {**params, "missing": t(key, lang)}
-                return problem_text(dataclasses.replace(p, params=tuple(lacks.items())), lang)
-    entries = params.get("entries", "")
-    if p.code == "log-no-requests" and entries and entries != "none":
-        items = [e.rpartition(" ") for e in entries.split(", ")]
-        if all(kind and n for kind, _, n in items):
-            said = t("msg.item-sep", lang).join(f"{_entry_kind(k, lang)} {n}" for k, _, n in items)
-            p = dataclasses.replace(p, params=tuple({**params, "entries": said}.items()))
-    return problem_text(p, lang)
-
-
 def _unusable_why(item: LoadedLog, lang: str) -> str:
     """Why a session of an import cannot be replayed, in its row: its first problem
     (all of them when it is chosen)."""
+    from budgetcore.ui.problems import problem_text  # noqa: PLC0415
+
     if not item.error:
         return t("replay.logs.unusable-short", lang)
-    why = _problem(item.error[0], lang)
+    why = problem_text(item.error[0], lang)
     more = len(item.error) - 1
     if more:
         why = t("replay.logs.unusable-more", lang, why=why, n=format_int(more))
@@ -323,86 +292,11 @@ def _copy_kind(kind: str, lang: str) -> str:
     return kind if key is None else t(key, lang)
 
 
-#: Entry labels the reader writes itself (the rest are the log's own type names: data).
-ENTRY_KEYS = {
-    NO_INFO: "replay.logs.entry.rate-limits-only",
-    "event_msg/token_count (estimate, all zero)": "replay.logs.entry.estimate",
-    "legacy rollout line (no token counts)": "replay.logs.entry.legacy",
-    "(no type)": "replay.logs.entry.no-type",
-    "assistant (<synthetic>)": "replay.logs.entry.synthetic",
-    "assistant (no tokens)": "replay.logs.entry.no-tokens",
-    "assistant (no usage)": "replay.logs.entry.no-usage",
-    "message (Goose keeps no usage per message)": "replay.logs.entry.goose-message",
-    "assistant message in no ledger event (left out)": "replay.logs.entry.amp-unbilled",
-    "assistant message (billed by its ledger event)": "replay.logs.entry.amp-billed",
-    "usage ledger event (zero tokens)": "replay.logs.entry.amp-zero-event",
-    "assistant message (zero usage)": "replay.logs.entry.message-zero-usage",
-    "assistant message (zero tokens)": "replay.logs.entry.message-zero-tokens",
-    "usage event (no tokens)": "replay.logs.entry.usage-event-no-tokens",
-    "settings (no tokens)": "replay.logs.entry.settings-no-tokens",
-    "session (no tokens)": "replay.logs.entry.session-no-tokens",
-    "gemini (no tokens)": "replay.logs.entry.gemini-no-tokens",
-    "gemini (zero tokens)": "replay.logs.entry.gemini-zero-tokens",
-    "message/assistant (no usage)": "replay.logs.entry.pi-no-usage",
-    "message/assistant (zero usage)": "replay.logs.entry.pi-zero-usage",
-    "assistant (zero usage)": "replay.logs.entry.zero-usage",
-    "(no message type)": "replay.logs.entry.no-message-type",
-    "compaction part (auto)": "replay.logs.entry.opencode-compaction-auto",
-    "compaction part (manual)": "replay.logs.entry.opencode-compaction-manual",
-    "compaction part (auto unknown)": "replay.logs.entry.opencode-compaction-unknown",
-    "part (no type)": "replay.logs.entry.opencode-part-no-type",
-    "compaction message (auto)": "replay.logs.entry.opencode-row-auto",
-    "compaction message (manual)": "replay.logs.entry.opencode-row-manual",
-    "compaction message (reason unknown)": "replay.logs.entry.opencode-row-unknown",
-    "compaction message (failed)": "replay.logs.entry.opencode-row-failed",
-    "compaction message (not completed)": "replay.logs.entry.opencode-row-not-completed",
-    # A whole JSON document, counted once beside its records (Gemini CLI's, Cline's).
-    "session document": "replay.logs.entry.session-document",
-    "ui_messages document": "replay.logs.entry.ui-messages-document",
-    "document without messages": "replay.logs.entry.document-without-messages",
-    "document that is not an Amp thread": "replay.logs.entry.not-amp-thread",
-    "document that is not a Cline task": "replay.logs.entry.not-cline-task",
-    "document without tokenUsage": "replay.logs.entry.droid-no-token-usage",
-    "transcript line": "replay.logs.entry.droid-transcript-line",
-}
-
-
 def _totals_why(log: ParsedLog, lang: str) -> str:
     """Why a session keeps totals only, in the page's language: the reader's English
     is the catalogue's for its format; a reason the catalogue lacks stays as written."""
     key = f"replay.log.totals-why.{log.format}"
     return t(key, lang) if key in CATALOGUE else log.totals_only
-
-
-#: What a reader appends to a record's own type name (``f"{label} (no tokens yet)"``):
-#: the name is the log's data, the words after it the reader's, said in the language.
-ENTRY_SUFFIXES = {
-    " (no tokens yet)": "replay.logs.entry-suffix.no-tokens-yet",
-    " (no token usage)": "replay.logs.entry-suffix.no-token-usage",
-    " (zero usage)": "replay.logs.entry-suffix.zero-usage",
-    # Cline's, Amp's and OpenCode's "<role> message": the role is the log's.
-    " message": "replay.logs.entry-suffix.message",
-    # OpenCode's "<type> part" ("text part", "step-start part"): the type is the log's.
-    " part": "replay.logs.entry-suffix.part",
-}
-
-
-#: What a reader puts before a record's own type name (Droid's ``f"transcript {type}"``:
-#: a line of the transcript beside the settings file), said in the language.
-ENTRY_PREFIXES = {"transcript ": "replay.logs.entry-prefix.transcript"}
-
-
-def _entry_kind(kind: str, lang: str) -> str:
-    key = ENTRY_KEYS.get(kind)
-    if key is not None:
-        return t(key, lang)
-    for prefix, key in ENTRY_PREFIXES.items():
-        if kind.startswith(prefix):
-            return t(key, lang, kind=kind[len(prefix) :])
-    for suffix, key in ENTRY_SUFFIXES.items():
-        if kind.endswith(suffix):
-            return t(key, lang, kind=kind[: -len(suffix)])
-    return kind
 
 
 def series_name(name: str, lang: str) -> str:
@@ -431,7 +325,7 @@ def _ledger(log: ParsedLog, lang: str) -> Markup:
         )
         copies = sep.join(f"{_copy_kind(k, lang)} {format_int(n)}" for k, n in f.duplicates)
         copies = copies or "0"
-        entries = sep.join(f"{_entry_kind(k, lang)} {format_int(n)}" for k, n in f.entries)
+        entries = sep.join(f"{entry_kind(k, lang)} {format_int(n)}" for k, n in f.entries)
         entries = entries or "0"
         bad = (
             t(
@@ -621,6 +515,7 @@ def logs_html(
     engine's own replay of the session is the panel's charts and summary, its scope said
     there, never a figure beside these. ``wide``: the per-series table starts open
     (folded on a phone)."""
+    from budgetcore.ui.problems import problem_text  # noqa: PLC0415
 
     if not panel.logs:
         return _nothing_read(panel, lang)
@@ -648,7 +543,7 @@ def logs_html(
                 "div",
                 {"class": "errors", "role": "alert", "data-replay-error": "log"},
                 el("p", None, t("replay.log.unusable", lang, name=item.name)),
-                el("ul", None, *(el("li", None, _problem(p, lang)) for p in item.error)),
+                el("ul", None, *(el("li", None, problem_text(p, lang)) for p in item.error)),
             )
         )
         return join(parts)
