@@ -382,3 +382,38 @@ def test_a_folder_of_no_agent_s_files_is_no_session_of_each(lang: str) -> None:
     while state.importing is not None:
         state = reduce(state, JobStep("import"))
     assert len(state.replay.logs) == 4
+
+
+def test_files_of_one_name_picked_together_are_each_a_session() -> None:
+    """The tenth walk, files picked one by one: three Copilot CLI sessions' events.jsonl
+    (a dialog's search or recent files gives several of one name) read as one session,
+    the two others lost without a word; each is a session, and together they cost what
+    the CLI says of their folder."""
+    import json  # noqa: PLC0415
+
+    from budgetcore.ui.events import JobStep, ReplayLogsLoaded  # noqa: PLC0415
+    from tests.helpers import run_cli  # noqa: PLC0415
+
+    logs = ROOT / "tests" / "fixtures" / "logs" / "copilot"
+    picked = [
+        next((logs / case).glob("session-state/*/events.jsonl"))
+        for case in ("events", "events-nano-aiu", "events-resumed")
+    ]
+    state = reduce(_log_source("en"), ReplayFilesChosen("replay-file", ("events.jsonl",) * 3))
+    state = reduce(state, ReplayLogsLoaded(tuple(("events.jsonl", p.read_bytes()) for p in picked)))
+    while state.importing is not None:
+        state = reduce(state, JobStep("import"))
+    assert sorted(x.name for x in state.replay.logs) == sorted(
+        ["events.jsonl", *(f"#{k}/events.jsonl" for k in range(2, len(picked) + 1))]
+    )
+    from budgetcore.replay.logs.session import folder_usage  # noqa: PLC0415
+
+    ours = folder_usage(state.replay.logs).cost
+    cli = [run_cli(["replay", "--log", str(p), "--usage", "--format", "jsonl"]) for p in picked]
+    costs = [
+        json.loads(r.out.strip().splitlines()[-1])["summary"]["log"]["measured"]["cost"]
+        for r in cli
+    ]
+    from decimal import Decimal  # noqa: PLC0415
+
+    assert ours == sum(Decimal(c) for c in costs)

@@ -417,6 +417,8 @@ def import_steps(
     if total > limit_of("page-log"):
         error = too_large("log", limit_of("page-log")).problems
         return (LoadedLog(files[0][0] if files else "", error=error),), ()
+    if not picked_folder:
+        files = _distinct(files)
     by_name = dict(files)
     planned = picked_subagents(by_name)  # planned path -> the name as picked
     names = list(planned)
@@ -439,6 +441,21 @@ def import_steps(
         before += sum(len(data) for _, data in picked)
         yield before
     return tuple(billed_once(loaded)), not_read
+
+
+def _distinct(files: tuple[tuple[str, bytes], ...]) -> tuple[tuple[str, bytes], ...]:
+    """Files picked one by one, each under a name of its own: a file box gives no
+    folder, and a dialog's search or recent files can hold several files of one name
+    (Copilot CLI's events.jsonl, Kimi's wire.jsonl, Cline's ui_messages.json are named
+    alike in every session). The second and later of a name are ``#2/<name>``, ...: a
+    folder of their own, so each is a session; the tenth walk read three Copilot CLI
+    events.jsonl as one session, the other two lost without a word."""
+    seen: dict[str, int] = {}
+    out = []
+    for name, data in files:
+        n = seen[name] = seen.get(name, 0) + 1
+        out.append((name if n == 1 else f"#{n}/{name}", data))
+    return tuple(out)
 
 
 def _session_of(name: str) -> SessionFiles:
