@@ -417,8 +417,9 @@ def import_steps(
     if total > limit_of("page-log"):
         error = too_large("log", limit_of("page-log")).problems
         return (LoadedLog(files[0][0] if files else "", error=error),), ()
-    if not picked_folder:
-        files = _distinct(files)
+    same = _one_name(files) if not picked_folder else None
+    if same is not None:
+        return (same,), ()
     by_name = dict(files)
     planned = picked_subagents(by_name)  # planned path -> the name as picked
     names = list(planned)
@@ -443,19 +444,28 @@ def import_steps(
     return tuple(billed_once(loaded)), not_read
 
 
-def _distinct(files: tuple[tuple[str, bytes], ...]) -> tuple[tuple[str, bytes], ...]:
-    """Files picked one by one, each under a name of its own: a file box gives no
-    folder, and a dialog's search or recent files can hold several files of one name
-    (Copilot CLI's events.jsonl, Kimi's wire.jsonl, Cline's ui_messages.json are named
-    alike in every session). The second and later of a name are ``#2/<name>``, ...: a
-    folder of their own, so each is a session; the tenth walk read three Copilot CLI
-    events.jsonl as one session, the other two lost without a word."""
-    seen: dict[str, int] = {}
-    out = []
-    for name, data in files:
-        n = seen[name] = seen.get(name, 0) + 1
-        out.append((name if n == 1 else f"#{n}/{name}", data))
-    return tuple(out)
+def _one_name(files: tuple[tuple[str, bytes], ...]) -> LoadedLog | None:
+    """Files picked one by one of which several share a name, said as a problem: a file
+    box gives no folder, and a dialog's search or recent files can hold several files
+    named alike (Copilot CLI's events.jsonl, Kimi's wire.jsonl, Cline's ui_messages.json
+    and task_metadata.json, in every session), so which session, subagent or sidecar
+    each belongs to cannot be told. The tenth walk read three Copilot CLI events.jsonl
+    as one session, the two others lost without a word; read apart, Cline's task
+    metadata paired with another task's messages and a Kimi subagent's wire was billed
+    beside its copy in the main wire. The folder box keeps their places."""
+    counts: dict[str, int] = {}
+    for name, _ in files:
+        counts[name] = counts.get(name, 0) + 1
+    same = [name for name, n in counts.items() if n > 1]
+    if not same:
+        return None
+    from budgetcore.errors import Problem  # noqa: PLC0415
+
+    n = str(counts[same[0]])
+    problem = Problem.page(
+        "problem.log-same-name", (("name", same[0], False), ("n", n, False)), ("log",)
+    )
+    return LoadedLog(same[0], error=(problem,))
 
 
 def _session_of(name: str) -> SessionFiles:
