@@ -409,3 +409,22 @@ def test_a_truncated_database_is_named_by_its_agent_in_the_page(
     assert f"({name})" in page
     chosen = dataclasses.replace(panel, log_index=panel.logs.index(bad))
     assert f"({name})" in html.unescape(str(logs_html(chosen, lang, wide=True)))
+
+
+@pytest.mark.parametrize("lang", ["en", "zh"])
+def test_the_sessions_cost_column_is_not_called_the_log_s_own(lang: str) -> None:
+    """The tenth walk (1440 px, a pi folder): the sessions table's column "cost as
+    logged" showed $0.0444 for a session whose own logged cost (pi's usage.cost.total)
+    is $0.04125: the column is the logged usage at the registry's prices, the CLI's
+    "measured cost"; the log's own cost is the usage table's note."""
+    folder = LOGS / "pi" / "basic" / "sessions"
+    result = run_cli(["replay", "--log", str(folder), "--usage", "--format", "jsonl"])
+    measured = json.loads(result.out.strip().splitlines()[0])["summary"]["log"]["measured"]
+    assert Decimal(measured["logged_cost"]) != Decimal(measured["cost"])
+    two = tuple(picked_folder(LOGS / "pi" / "branch")) + tuple(picked_folder(folder))
+    page = html.unescape(str(logs_html(with_logs(ReplayPanel(), two), lang, wide=True)))
+    head = re.search(r"<thead>(.*?)</thead>", page)
+    assert head is not None
+    assert {"en": "measured cost", "zh": "实测花费"}[lang] in head.group(1)
+    assert "logged" not in head.group(1)
+    assert "日志" not in head.group(1)

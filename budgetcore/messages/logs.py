@@ -184,7 +184,9 @@ MESSAGES: dict[str, tuple[str, str]] = {
     "replay.logs.col.lines": ("lines", "行数"),
     "replay.logs.col.replayed": ("requests replayed", "回放的请求"),
     "replay.logs.col.other": ("other requests billed", "其他计费请求"),
-    "replay.logs.col.measured": ("cost as logged", "日志实测花费"),
+    # The logged usage at the registry's prices, as the CLI's "measured cost": the log's
+    # own cost, where it writes one, is another figure (the usage table's note).
+    "replay.logs.col.measured": ("measured cost", "实测花费"),
     "replay.logs.col.model": ("model", "模型"),
     "replay.logs.col.requests": ("requests", "请求"),
     "replay.logs.col.input": ("input", "输入"),
