@@ -428,3 +428,26 @@ def test_the_sessions_cost_column_is_not_called_the_log_s_own(lang: str) -> None
     assert {"en": "measured cost", "zh": "实测花费"}[lang] in head.group(1)
     assert "logged" not in head.group(1)
     assert "日志" not in head.group(1)
+
+
+@pytest.mark.parametrize(
+    ("folder", "twin"),
+    [
+        (LOGS / "codex-zst" / "both" / "sessions", ".jsonl.zst"),
+        (LOGS / "copilot" / "store" / "copilot", "events.jsonl"),
+    ],
+    ids=["codex", "copilot"],
+)
+def test_a_file_whose_sessions_another_holds_is_not_called_no_session_log(
+    folder: Path, twin: str
+) -> None:
+    """The tenth walk (1440 px, a Codex folder with a rollout and its .jsonl.zst, a
+    Copilot CLI folder with its session store): the page said "Files of the import that
+    are not session logs, not read: 1 (first: …events.jsonl)" of a session log whose
+    sessions the store holds."""
+    panel = with_logs(ReplayPanel(), picked_folder(folder))
+    assert panel.log_not_read
+    assert panel.log_not_read[0].endswith(twin)
+    page = html.unescape(str(logs_html(panel, "en", wide=True)))
+    assert "not session logs" not in page
+    assert "another file of the import holds the same sessions" in page

@@ -426,8 +426,13 @@ MESSAGES: dict[str, tuple[str, str]] = {
         "既没有 messages 也没有 usageLedger",
     ),
     "replay.log.missing.droid": ("has no tokenUsage", "没有 tokenUsage"),
+    # Not only files no agent writes: the folder's plan also leaves out a file whose
+    # sessions another file holds (a Codex CLI .jsonl.zst beside its .jsonl, Copilot
+    # CLI's events.jsonl beside its session store), which "not session logs" miscalled.
     "replay.logs.not-read": (
-        "Files of the import that are not session logs, not read: {n} (first: {first}).",
-        "导入中有 {n} 个文件不是会话日志,未读取(第一个:{first})。",
+        "Files of the import not read as sessions: {n} (first: {first}): no agent writes "
+        "them as a session, or another file of the import holds the same sessions.",
+        "导入中有 {n} 个文件未作为会话读取(第一个:{first}):没有代理把它们写成会话,"
+        "或同样的会话已由导入中的另一个文件读取。",
     ),
 }
