@@ -345,3 +345,109 @@ def test_an_opencode_part_is_said_in_chinese_after_its_own_type(folder: str) -> 
     said = html.unescape(str(logs_html(panel, "zh", wide=True)))
     assert "text 部件" in said
     assert not re.search(r"[\w-]+ part\b", said), re.findall(r"[\w-]+ part\b", said)
+
+
+@pytest.mark.parametrize("lang", ["en", "zh"])
+def test_a_mixed_folder_gives_one_total_per_agent_as_the_cli(tmp_path: Path, lang: str) -> None:
+    """The tenth walk (1440 and 390 px, both languages): a folder of pi, Gemini CLI and
+    Claude Code sessions and one torn file showed one total, "unknown (at least $…)",
+    and nothing to say which agent's cost was known; the CLI gives one total per agent
+    (its "By agent", ``agents`` in JSON Lines), the sessions not read as one more."""
+    folder = tmp_path / "logs"
+    shutil.copytree(LOGS / "pi" / "basic" / "sessions", folder / "pi")
+    shutil.copytree(LOGS / "gemini" / "no-model" / "tmp", folder / "gemini")
+    shutil.copytree(LOGS / "claude" / "27-asrun-backtest", folder / "claude")
+    (folder / "torn.jsonl").write_bytes(b'{"type":"assistant","message":{"role":"assis')
+    panel = with_logs(ReplayPanel(), picked_folder(folder))
+    page = str(logs_html(panel, lang, wide=True))
+    result = run_cli(["replay", "--log", str(folder), "--usage", "--format", "jsonl"])
+    cli = json.loads(result.out.strip().splitlines()[-1])["total"]["agents"]
+    assert len(cli) == 4
+    assert f'data-agent-totals="{len(cli)}"' in page
+    unknown = CATALOGUE["replay.logs.unknown"][lang == "zh"]
+    for group in cli:
+        row = page.split(f'data-agent-row="{group["agent"] or "unread"}"', 1)[1]
+        cells = re.findall(r"<td[^>]*>(.*?)</td>", row.split("</tr>", 1)[0])
+        assert cells[0] == f"{group['sessions']:,}"
+        assert cells[1] == (unknown if group["requests"] is None else f"{group['requests']:,}")
+        assert f'data-value="{group["cost"] or "null"}"' in row.split("</tr>", 1)[0]
+    # The page's one agent of a folder says no more than its sessions' total does.
+    one = with_logs(ReplayPanel(), picked_folder(LOGS / "pi" / "branch"))
+    assert "data-agent-totals" not in str(logs_html(one, lang, wide=True))
+
+
+@pytest.mark.parametrize("lang", ["en", "zh"])
+@pytest.mark.parametrize(
+    ("name", "agent", "source"),
+    [
+        ("opencode.db", "OpenCode", LOGS / "opencode" / "db" / "opencode" / "opencode.db"),
+        (
+            "sessions.db",
+            "Goose",
+            LOGS / "goose" / "totals" / "goose" / "data" / "sessions" / "sessions.db",
+        ),
+    ],
+    ids=["opencode", "goose"],
+)
+def test_a_truncated_database_is_named_by_its_agent_in_the_page(
+    tmp_path: Path, lang: str, name: str, agent: str, source: Path
+) -> None:
+    """The tenth walk (1440 px, a folder with one damaged file of each kind): an
+    opencode.db cut after its first 3,000 bytes, beside good sessions, stopped the
+    whole panel with an internal error (a KeyError: its sentence names the database's
+    {file}, which the page kept for a line's place alone); the CLI says "is named as
+    OpenCode's database (opencode.db), but no table of it can be read"."""
+    folder = tmp_path / "data"
+    shutil.copytree(LOGS / "pi" / "basic" / "sessions", folder / "pi")
+    (folder / "db").mkdir()
+    (folder / "db" / name).write_bytes(source.read_bytes()[:3000])
+    panel = with_logs(ReplayPanel(), picked_folder(folder))
+    (bad,) = [x for x in panel.logs if x.log is None]
+    assert bad.error[0].code == "log-database-damaged"
+    page = html.unescape(str(logs_html(panel, lang, wide=True)))
+    assert agent in page
+    assert f"({name})" in page
+    chosen = dataclasses.replace(panel, log_index=panel.logs.index(bad))
+    assert f"({name})" in html.unescape(str(logs_html(chosen, lang, wide=True)))
+
+
+@pytest.mark.parametrize("lang", ["en", "zh"])
+def test_the_sessions_cost_column_is_not_called_the_log_s_own(lang: str) -> None:
+    """The tenth walk (1440 px, a pi folder): the sessions table's column "cost as
+    logged" showed $0.0444 for a session whose own logged cost (pi's usage.cost.total)
+    is $0.04125: the column is the logged usage at the registry's prices, the CLI's
+    "measured cost"; the log's own cost is the usage table's note."""
+    folder = LOGS / "pi" / "basic" / "sessions"
+    result = run_cli(["replay", "--log", str(folder), "--usage", "--format", "jsonl"])
+    measured = json.loads(result.out.strip().splitlines()[0])["summary"]["log"]["measured"]
+    assert Decimal(measured["logged_cost"]) != Decimal(measured["cost"])
+    two = tuple(picked_folder(LOGS / "pi" / "branch")) + tuple(picked_folder(folder))
+    page = html.unescape(str(logs_html(with_logs(ReplayPanel(), two), lang, wide=True)))
+    head = re.search(r"<thead>(.*?)</thead>", page)
+    assert head is not None
+    assert {"en": "measured cost", "zh": "实测花费"}[lang] in head.group(1)
+    assert "logged" not in head.group(1)
+    assert "日志" not in head.group(1)
+
+
+@pytest.mark.parametrize(
+    ("folder", "twin"),
+    [
+        (LOGS / "codex-zst" / "both" / "sessions", ".jsonl.zst"),
+        (LOGS / "copilot" / "store" / "copilot", "events.jsonl"),
+    ],
+    ids=["codex", "copilot"],
+)
+def test_a_file_whose_sessions_another_holds_is_not_called_no_session_log(
+    folder: Path, twin: str
+) -> None:
+    """The tenth walk (1440 px, a Codex folder with a rollout and its .jsonl.zst, a
+    Copilot CLI folder with its session store): the page said "Files of the import that
+    are not session logs, not read: 1 (first: …events.jsonl)" of a session log whose
+    sessions the store holds."""
+    panel = with_logs(ReplayPanel(), picked_folder(folder))
+    assert panel.log_not_read
+    assert panel.log_not_read[0].endswith(twin)
+    page = html.unescape(str(logs_html(panel, "en", wide=True)))
+    assert "not session logs" not in page
+    assert "another file of the import holds the same sessions" in page

@@ -58,6 +58,7 @@ PAGE_ONLY = {
     "problem.sweep-order",  # the curves' sweep: no CLI flag or file has one
     "problem.internal",  # the page's own failure, no input's rule
     "problem.log-totals-only",  # the CLI's sentence names its --usage flag
+    "problem.log-same-name",  # files of one name in the file box: the CLI reads paths
 }
 
 

@@ -42,6 +42,7 @@ from budgetcore.ui.events import (
     TextRefused,
 )
 from budgetcore.ui.export.view import render_export
+from budgetcore.ui.log_words import ENTRY_KEYS, ENTRY_SUFFIXES
 from budgetcore.ui.main.view.nav import nav_html
 from budgetcore.ui.main.view.peers import render_peers
 from budgetcore.ui.main.view.screen import render, render_curves
@@ -57,7 +58,7 @@ from budgetcore.ui.main.view.shell import (
 )
 from budgetcore.ui.main.view.types import Screen
 from budgetcore.ui.model import PageState
-from budgetcore.ui.replay.logs import COPY_KEYS, ENTRY_KEYS, ENTRY_SUFFIXES, logs_html
+from budgetcore.ui.replay.logs import COPY_KEYS, logs_html
 from budgetcore.ui.replay.state import ReplayPanel, with_logs
 from budgetcore.ui.replay.view import render_replay, replay_controls_html
 from budgetcore.ui.update import initial_state, reduce
@@ -832,3 +833,70 @@ def test_the_limits_verdict_never_says_an_unknown_limit_leaves_room(lang: str) -
             "No known limit bites: all uncovered history fits within every known limit; "
             "5 limits are unknown until their samples are given."
         )
+
+
+def test_a_droid_transcript_s_entries_are_said_in_chinese() -> None:
+    """The tenth walk (1440 px, Chinese, a Droid folder): the ledger of a transcript
+    beside its settings file read "transcript 消息 2、transcript session_start 1", the
+    reader's word "transcript" left in English; the line's own type stays as written."""
+    from tests.helpers import folder_files  # noqa: PLC0415
+
+    base = Path(__file__).resolve().parent / "fixtures" / "logs" / "droid" / "totals"
+    state = reduce(initial_state(), ReplaySourceChosen("log"))
+    state = reduce(state, ReplayLogsLoaded(folder_files(base)))
+    while state.importing is not None:
+        state = reduce(state, JobStep("import"))
+    kinds = [k for x in state.replay.logs if x.log for f in x.log.ledger for k, _ in f.entries]
+    assert "transcript session_start" in kinds
+    page = html.unescape(str(logs_html(state.replay, "zh", wide=True)))
+    assert "对话记录中的 session_start" in page
+    assert "transcript" not in page
+    english = html.unescape(str(logs_html(state.replay, "en", wide=True)))
+    assert "transcript session_start" in english
+
+
+def test_a_file_without_a_request_lists_its_entries_in_chinese() -> None:
+    """The tenth walk (390 and 1440 px, Chinese, a pi folder with one torn session):
+    its row read "非请求条目:message/user 2, message/assistant (zero usage) 1, …",
+    the reader's "(zero usage)" and the English list separator on the Chinese page.
+    Each kind is said as the ledger says it; the log's type names stay."""
+    from tests.helpers import folder_files  # noqa: PLC0415
+
+    base = Path(__file__).resolve().parent / "fixtures" / "logs" / "pi" / "v1-linear"
+    ((name, data),) = folder_files(base)
+    torn = (name.replace("33333333-", "deadbeef-"), data[: len(data) // 2])
+    state = reduce(initial_state(), ReplaySourceChosen("log"))
+    state = reduce(state, ReplayLogsLoaded(((name, data), torn)))
+    while state.importing is not None:
+        state = reduce(state, JobStep("import"))
+    (bad,) = [x for x in state.replay.logs if x.log is None]
+    entries = dict(bad.error[0].params)["entries"]
+    assert "message/assistant (zero usage) 1" in entries
+    zh = html.unescape(str(logs_html(state.replay, "zh", wide=True)))
+    assert "message/assistant 条目(用量为零) 1、" in zh
+    assert "(zero usage)" not in zh
+    en = html.unescape(str(logs_html(state.replay, "en", wide=True)))
+    assert entries in en
+
+
+def test_what_a_file_that_looks_like_an_agent_s_lacks_is_said_in_chinese() -> None:
+    """The tenth walk (390 px, Chinese, a folder with one damaged file of each kind): a
+    Gemini CLI chat without its messages read "日志文件看起来是 Gemini CLI 文件,但has no
+    messages list". Every agent's ``missing`` has its sentence in both languages, the
+    English one the reader's own."""
+    from budgetcore.replay.logs.agents import AGENTS  # noqa: PLC0415
+
+    for a in AGENTS:
+        if a.missing:
+            assert t(f"replay.log.missing.{a.key}", "en") == a.missing
+    chat = b'{"sessionId": "abc", "projectHash": "x", "startTime": "2025-01-01T00:00:00Z"}\n'
+    state = reduce(initial_state(), ReplaySourceChosen("log"))
+    state = reduce(state, ReplayLogsLoaded((("session-2025-01-01T00-00-abcdabcd.json", chat),)))
+    while state.importing is not None:
+        state = reduce(state, JobStep("import"))
+    assert state.replay.logs[0].error[0].code == "log-looks-like"
+    zh = html.unescape(str(logs_html(state.replay, "zh", wide=True)))
+    assert "看起来是 Gemini CLI 文件,但没有 messages 列表" in zh
+    assert "has no" not in zh
+    en = html.unescape(str(logs_html(state.replay, "en", wide=True)))
+    assert "looks like a file of Gemini CLI but has no messages list" in en

@@ -304,3 +304,112 @@ def test_the_import_file_box_says_what_it_holds(lang: str) -> None:
     assert empty_box in main_ops(reset, Painted())[0]
     assert empty_box in main_ops(reset, main_ops(picked, Painted())[1])[0]
     assert len(reduce(state, ImportFileChosen("x" * 900)).import_file) == 500
+
+
+def _imported(state: PageState, files: tuple[tuple[str, bytes], ...]) -> PageState:
+    """``files`` picked and read to the end, as the shell runs the import job."""
+    from budgetcore.ui.events import JobStep, ReplayLogsLoaded  # noqa: PLC0415
+
+    state = reduce(state, ReplayFilesChosen("replay-folder", tuple(n for n, _ in files)))
+    state = reduce(state, ReplayLogsLoaded(files))
+    while state.importing is not None:
+        state = reduce(state, JobStep("import"))
+    return state
+
+
+def _log_source(lang: str) -> PageState:
+    return reduce(_page(lang), ReplaySourceChosen("log"))
+
+
+_PI = ROOT / "tests" / "fixtures" / "logs" / "pi" / "basic" / "sessions"
+
+
+@pytest.mark.parametrize("lang", ["en", "zh"])
+def test_an_empty_folder_says_so_and_forgets_the_import_before_it(lang: str) -> None:
+    """The tenth walk (1440 px, English): after a folder of pi sessions, an empty folder
+    picked gave the box "No folder chosen" and left the pi folder's sessions, backtest
+    and what-if on screen, as if they were the empty folder's. The browser gives no
+    file of an empty folder: the page says it holds none, and what would be read, as
+    the CLI does ("holds no file to read: sessions are .jsonl files and ...")."""
+    from budgetcore.replay.logs.agents import other_suffixes  # noqa: PLC0415
+
+    files = tuple(
+        (f"sessions/{p.relative_to(_PI).as_posix()}", p.read_bytes())
+        for p in sorted(_PI.rglob("*.jsonl"))
+    )
+    state = _imported(_log_source(lang), files)
+    assert state.replay.logs
+    empty = reduce(state, ReplayFilesChosen("replay-folder", ()))
+    assert empty.replay.logs == ()
+    assert empty.importing is None
+    screen = render_replay(empty).html
+    assert "data-as-run" not in screen["replay-log"]
+    said = t("replay.logs.folder-empty", lang, others=other_suffixes())
+    assert said in screen["replay-log"].replace("&#x27;", "'")
+    assert _status(empty)["replay-folder"] == t("replay.folder-empty-status", lang)
+    # No file picked in the file box at all is no import either.
+    none = reduce(state, ReplayFilesChosen("replay-file", ()))
+    assert none.replay.logs == ()
+    assert t("replay.log.none", lang) in render_replay(none).html["replay-log"]
+
+
+@pytest.mark.parametrize("lang", ["en", "zh"])
+def test_a_folder_of_no_agent_s_files_is_no_session_of_each(lang: str) -> None:
+    """The tenth walk (1440 and 390 px, both languages): a folder holding a README, a
+    CSV, a PNG and a JSON settings file read as "total of 4 sessions (4 cannot be
+    replayed)", each file a session; the CLI refuses such a folder ("holds no session
+    log of an agent we read; files not read: 4 (first: README.md)"). Files picked one
+    by one stay sessions of any name (a log saved as .txt)."""
+    files = (
+        ("stuff/README.md", b"# notes\n"),
+        ("stuff/config.json", b'{"theme": "dark"}\n'),
+        ("stuff/data.csv", b"a,b\n1,2\n"),
+        ("stuff/image.png", bytes(range(256))),
+    )
+    state = _imported(_log_source(lang), files)
+    assert state.replay.logs == ()
+    assert state.replay.log_not_read == tuple(n for n, _ in files)
+    screen = render_replay(state).html["replay-log"]
+    assert "data-sessions" not in screen
+    said = t("replay.logs.no-session", lang, folder="stuff", n="4", first="stuff/README.md")
+    assert said in screen
+    # The same files picked in the file box, with no folder: each is tried as a log.
+    picked = tuple((n.split("/")[1], data) for n, data in files)
+    state = reduce(_log_source(lang), ReplayFilesChosen("replay-file", ()))
+    from budgetcore.ui.events import JobStep, ReplayLogsLoaded  # noqa: PLC0415
+
+    state = reduce(state, ReplayLogsLoaded(picked))
+    while state.importing is not None:
+        state = reduce(state, JobStep("import"))
+    assert len(state.replay.logs) == 4
+
+
+@pytest.mark.parametrize("lang", ["en", "zh"])
+def test_files_of_one_name_picked_together_are_refused_by_their_name(lang: str) -> None:
+    """The tenth walk, files picked one by one (a dialog's search or recent files gives
+    several of one name): three Copilot CLI sessions' events.jsonl read as one session,
+    the two others lost without a word. A file box gives no folder, so which session
+    each belongs to cannot be told (read apart, Cline's task metadata paired with
+    another task's messages): the pick says so and names the folder box."""
+    from budgetcore.ui.events import JobStep, ReplayLogsLoaded  # noqa: PLC0415
+
+    logs = ROOT / "tests" / "fixtures" / "logs" / "copilot"
+    picked = [
+        next((logs / case).glob("session-state/*/events.jsonl"))
+        for case in ("events", "events-nano-aiu", "events-resumed")
+    ]
+    names = ("events.jsonl",) * 3
+    state = reduce(_log_source(lang), ReplayFilesChosen("replay-file", names))
+    state = reduce(state, ReplayLogsLoaded(tuple(("events.jsonl", p.read_bytes()) for p in picked)))
+    while state.importing is not None:
+        state = reduce(state, JobStep("import"))
+    ((only),) = state.replay.logs
+    assert only.log is None
+    said = t("problem.log-same-name", lang, n="3", name="events.jsonl")
+    assert said in render_replay(state).html["replay-log"]
+    # Of one file each, or a folder (its paths differ), every file is read.
+    one = reduce(_log_source(lang), ReplayFilesChosen("replay-file", names[:1]))
+    one = reduce(one, ReplayLogsLoaded((("events.jsonl", picked[0].read_bytes()),)))
+    while one.importing is not None:
+        one = reduce(one, JobStep("import"))
+    assert one.replay.logs[0].log is not None

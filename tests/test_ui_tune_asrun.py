@@ -639,3 +639,27 @@ def test_each_sides_outermost_band_ends_at_that_sides_greatest_change(lang: str)
     assert saves == [t("tune.bin-save", lang, low="$0.0305", high="$0.0439")], said
     more = [text for b, text in sorted(said.items()) if b > 0]
     assert more[-1].endswith(t("tune.bin-more", lang, low="X", high="$8.24").split("X")[1])
+
+
+def test_tune_names_the_sessions_it_cannot_replay_in_chinese(tmp_path: Path) -> None:
+    """The tenth walk (390 px, Chinese, a folder with one damaged file of each kind):
+    Tune's "未重放" list said a Gemini CLI chat without messages "has no messages list"
+    and a torn pi file's entries "message/assistant (zero usage) 1, …" in English, as the
+    replay's rows had; both come from the readers' English, said in the language by one
+    rule (ui.log_words) wherever a log's problem is shown."""
+    shutil.copytree(LOGS / "pi" / "basic" / "sessions", tmp_path / "pi")
+    chat = b'{"sessionId": "abc", "projectHash": "x", "startTime": "2025-01-01T00:00:00Z"}\n'
+    (tmp_path / "gemini" / "chats").mkdir(parents=True)
+    (tmp_path / "gemini" / "chats" / "session-2025-01-01T00-00-abcdabcd.json").write_bytes(chat)
+    v1 = next((LOGS / "pi" / "v1-linear").rglob("*.jsonl")).read_bytes()
+    (tmp_path / "pi" / "torn.jsonl").write_bytes(v1[: len(v1) // 2])
+    state = reduce(initial_state(), LanguageChosen("zh"))
+    state = reduce(reduce(state, ReplayToggled(True)), ReplaySourceChosen("log"))
+    state = reduce(state, ReplayLogsLoaded(folder_files(tmp_path)))
+    state = tune_done(reduce(state, TuneToggled(True)))
+    errors = html.unescape(render_tune(state).html["tune-errors"])
+    assert "未重放" in errors
+    assert "但没有 messages 列表" in errors
+    assert "message/assistant 条目(用量为零) 1、" in errors
+    assert "has no" not in errors
+    assert "(zero usage)" not in errors

@@ -176,10 +176,17 @@ MESSAGES: dict[str, tuple[str, str]] = {
         "会话(选择一个在下方回放)",
     ),
     "replay.logs.col.session": ("session", "会话"),
+    # A mixed import's one total per agent (the CLI's "By agent", `agents` in JSON Lines).
+    "replay.logs.by-agent": ("By agent: one total each", "按代理:每个代理一个合计"),
+    "replay.logs.col.agent": ("agent", "代理"),
+    "replay.logs.col.sessions": ("sessions", "会话数"),
+    "replay.logs.agent-unread": ("not read", "未读取"),
     "replay.logs.col.lines": ("lines", "行数"),
     "replay.logs.col.replayed": ("requests replayed", "回放的请求"),
     "replay.logs.col.other": ("other requests billed", "其他计费请求"),
-    "replay.logs.col.measured": ("cost as logged", "日志实测花费"),
+    # The logged usage at the registry's prices, as the CLI's "measured cost": the log's
+    # own cost, where it writes one, is another figure (the usage table's note).
+    "replay.logs.col.measured": ("measured cost", "实测花费"),
     "replay.logs.col.model": ("model", "模型"),
     "replay.logs.col.requests": ("requests", "请求"),
     "replay.logs.col.input": ("input", "输入"),
@@ -213,6 +220,11 @@ MESSAGES: dict[str, tuple[str, str]] = {
     # After a record's own type name (data): the reader's words about it.
     "replay.logs.entry-suffix.no-tokens-yet": ("{kind} (no tokens yet)", "{kind}(尚无 token)"),
     "replay.logs.entry-suffix.no-token-usage": ("{kind} (no token usage)", "{kind}(无 token 用量)"),
+    "replay.logs.entry-prefix.transcript": ("transcript {kind}", "对话记录中的 {kind}"),
+    "replay.logs.entry.droid-transcript-line": (
+        "transcript line",
+        "对话记录中的行(无类型)",
+    ),
     "replay.logs.entry-suffix.zero-usage": ("{kind} (zero usage)", "{kind}(用量为零)"),
     "replay.logs.entry-suffix.message": ("{kind} message", "{kind} 消息"),
     "replay.logs.entry-suffix.part": ("{kind} part", "{kind} 部件"),
@@ -381,8 +393,46 @@ MESSAGES: dict[str, tuple[str, str]] = {
         "实测花费可能不完整:有 {lines}无法读取,可能带有计费(格式错误,见台账);花费未计入它们。",
     ),
     "replay.logs.cost-incomplete": ("{cost} (may be incomplete)", "{cost}(可能不完整)"),
+    # A folder picked with nothing to read, as the CLI refuses it (core.folder-no-jsonl,
+    # core.folder-no-session): {others} is agents.other_suffixes().
+    "replay.logs.folder-empty": (
+        "The folder chosen holds no file to read: sessions are .jsonl files and {others}.",
+        "所选文件夹中没有可读取的文件:会话是 .jsonl 文件以及 {others}。",
+    ),
+    "replay.logs.no-session": (
+        "The folder {folder} holds no session log of an agent we read; files not read: {n} "
+        "(first: {first}).",
+        "文件夹 {folder} 中没有我们能读取的代理会话日志;未读取的文件:{n} 个(第一个:{first})。",
+    ),
+    # What a file that looks like an agent's lacks (Agent.missing, the reader's English),
+    # said in the page's language (core.log-looks-like's {missing}).
+    "replay.log.missing.codex": (
+        "no line is one of its records (session_meta, turn_context, event_msg, "
+        "response_item, compacted)",
+        "没有一行是它的记录(session_meta、turn_context、event_msg、response_item、compacted)",
+    ),
+    "replay.log.missing.gemini-cli": ("has no messages list", "没有 messages 列表"),
+    "replay.log.missing.kimi-cli": (
+        "is its context (context.jsonl): the usage is in the wire.jsonl beside it",
+        "这是它的上下文(context.jsonl):用量在旁边的 wire.jsonl 中",
+    ),
+    "replay.log.missing.copilot-cli": (
+        "its events have no data object, where Copilot CLI writes their fields",
+        "它的事件没有 data 对象,而 Copilot CLI 把事件的字段写在那里",
+    ),
+    "replay.log.missing.opencode": ("has no role and time", "没有 role 与 time"),
+    "replay.log.missing.amp": (
+        "has neither messages nor a usageLedger",
+        "既没有 messages 也没有 usageLedger",
+    ),
+    "replay.log.missing.droid": ("has no tokenUsage", "没有 tokenUsage"),
+    # Not only files no agent writes: the folder's plan also leaves out a file whose
+    # sessions another file holds (a Codex CLI .jsonl.zst beside its .jsonl, Copilot
+    # CLI's events.jsonl beside its session store), which "not session logs" miscalled.
     "replay.logs.not-read": (
-        "Files of the import that are not session logs, not read: {n} (first: {first}).",
-        "导入中有 {n} 个文件不是会话日志,未读取(第一个:{first})。",
+        "Files of the import not read as sessions: {n} (first: {first}): no agent writes "
+        "them as a session, or another file of the import holds the same sessions.",
+        "导入中有 {n} 个文件未作为会话读取(第一个:{first}):没有代理把它们写成会话,"
+        "或同样的会话已由导入中的另一个文件读取。",
     ),
 }

@@ -290,6 +290,15 @@ MESSAGES: dict[str, tuple[str, str]] = {
         "{where} keeps only per-session totals ({why}): it cannot be replayed turn by turn; the replay panel shows its measured usage",
         "{where}只保存每个会话的总量({why}):无法逐轮回放;回放面板显示它的实测用量",
     ),
+    # Page-only: files of one name picked in the file box (the CLI reads paths, never a
+    # pick without its folders).
+    "problem.log-same-name": (
+        "{n} files picked together are named {name}: a file box gives no folder, so which "
+        "session each belongs to cannot be told. Choose the folder that holds them "
+        "instead, or one file at a time.",
+        "一起选择的 {n} 个文件都名为 {name}:文件框不提供文件夹,无法判断每个文件属于哪个"
+        "会话。请改为选择包含它们的文件夹,或一次选择一个文件。",
+    ),
     # Page-only: the page's own failure, no input's rule.
     "problem.internal": (
         "Something went wrong on this page ({detail}); nothing was changed. Reset or reload the page.",

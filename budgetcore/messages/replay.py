@@ -245,6 +245,7 @@ MESSAGES: dict[str, tuple[str, str]] = {
     "replay.folder-button": ("Choose a folder", "选择文件夹"),
     "replay.file-none": ("No file chosen", "未选择文件"),
     "replay.folder-none": ("No folder chosen", "未选择文件夹"),
+    "replay.folder-empty-status": ("the folder chosen holds no file", "所选文件夹中没有文件"),
     "replay.files-picked.one": ("{n} file: {names}", "{n} 个文件:{names}"),
     "replay.files-picked.other": ("{n} files: {names}", "{n} 个文件:{names}"),
     "replay.folder-picked.one": ("folder {folder}: {n} file", "文件夹 {folder}:{n} 个文件"),

@@ -74,6 +74,10 @@ def problem_sentence(problem: Problem, lang: str) -> str:
     """The sentence for ``problem`` in ``lang``."""
     if "." in problem.code:  # a whole catalogue key: a problem only the page has
         return _page_sentence(problem, lang)
+    if problem.code.startswith("log-"):
+        from budgetcore.ui.log_words import said_in  # noqa: PLC0415 - a log's problem
+
+        problem = said_in(problem, lang)
     if problem.path.startswith(PIN_PREFIX):
         # A link's pinned plan (``pin.config.x``): the field's own sentence, said of it.
         inner = dataclasses.replace(problem, path=problem.path[len(PIN_PREFIX) :])
@@ -90,7 +94,13 @@ def problem_sentence(problem: Problem, lang: str) -> str:
         where = _label(problem.path, lang)
         params["other"] = _label(params["other"], lang)
     dropped = params.pop("dropped", "")
-    shown = {k: v for k, v in params.items() if k not in ("line", "key", "file")}
+    # A line's place (its line, key and subagent file) is said in ``where``; a sentence
+    # that names one of them itself keeps it (a database's {file}: "is named as
+    # OpenCode's database (opencode.db)" stopped the page with a KeyError).
+    own = CATALOGUE[key][0]
+    shown = {
+        k: v for k, v in params.items() if k not in ("line", "key", "file") or f"{{{k}}}" in own
+    }
     sentence = t(key, lang, where=where, got=got, **shown)
     if not dropped:
         return sentence

@@ -232,3 +232,23 @@ def test_every_select_shows_each_option_whole_at_320_and_360_px(
             assert p.evaluate(CUT_OPTIONS) == [], width
             assert p.evaluate("document.documentElement.scrollWidth") <= width
         page.assert_no_internal_error()
+
+
+def test_an_empty_folder_after_a_folder_of_sessions_says_it_holds_no_file(
+    page: Page, tmp_path: Path
+) -> None:
+    """The tenth walk: Chromium gives the change event of an empty folder no file; the
+    page said "No folder chosen" beside the box and kept the folder before it on screen
+    (its sessions, backtest and what-if). Only a browser says whether the event comes."""
+    p = page.open().page
+    _read_folder(p, LOGS / "pi" / "basic" / "sessions")
+    p.wait_for_selector("[data-as-run]", state="attached")
+    empty = tmp_path / "empty"
+    empty.mkdir()
+    p.set_input_files("#replay-folder", str(empty))
+    p.wait_for_selector('[data-replay-error="folder"]', state="attached")
+    assert p.locator("[data-as-run]").count() == 0
+    assert "holds no file to read" in page.text("#replay-log")
+    assert page.text("#replay-folder-status") == "the folder chosen holds no file"
+    page.assert_no_internal_error()
+    assert not page.errors

@@ -311,11 +311,12 @@ def folder_usage(runs: Sequence[_Unread]) -> MeasuredUsage:
 
 
 def agent_totals(
-    runs: Sequence[SessionRun],
+    runs: Sequence[_Unread],
 ) -> tuple[tuple[str, int, MeasuredUsage], ...]:
     """A folder's sessions by agent (``ParsedLog.format``; "" for the sessions that could
-    not be read): (agent, sessions, their measured usage), in the order first seen."""
-    groups: dict[str, list[SessionRun]] = {}
+    not be read): (agent, sessions, their measured usage), in the order first seen. The
+    CLI's runs and the page's sessions alike, as :func:`folder_usage`."""
+    groups: dict[str, list[_Unread]] = {}
     for r in runs:
         groups.setdefault("" if r.log is None else r.log.format, []).append(r)
     return tuple((key, len(group), folder_usage(group)) for key, group in groups.items())

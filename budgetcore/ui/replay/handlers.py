@@ -114,6 +114,13 @@ def _files_chosen(state: PageState, e: ReplayFilesChosen) -> PageState:
     if e.box not in FILE_BOXES:
         return state
     names = tuple(str(n)[:_MAX_NAME] for n in e.names[:_MAX_NAMES])
+    if not names:
+        # A box that holds no file (an empty folder: the browser gives no file of it)
+        # holds no import either: the one before it, or under way, is not its (the
+        # tenth walk saw a pi folder's sessions under "No folder chosen").
+        state = dataclasses.replace(state, importing=None)
+        changes = {"logs": (), "log_index": 0, "log_not_read": (), "scrub": 0}
+        return _log_model(_panel(state, files_picked=(e.box, names), **changes))
     return dataclasses.replace(
         state, replay=dataclasses.replace(state.replay, files_picked=(e.box, names))
     )
@@ -125,7 +132,8 @@ def _replay_logs(state: PageState, e: ReplayLogsLoaded) -> PageState:
     from budgetcore.ui.replay.imports import start  # noqa: PLC0415 - with a pick
 
     files = tuple((str(name)[:_MAX_NAME], bytes(data)) for name, data in e.files[:_MAX_NAMES])
-    return dataclasses.replace(state, importing=start(files))
+    folder = state.replay.files_picked[0] == "replay-folder"
+    return dataclasses.replace(state, importing=start(files, picked_folder=folder))
 
 
 def import_due(state: PageState) -> bool:

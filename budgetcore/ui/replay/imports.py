@@ -35,11 +35,18 @@ class LogImport:
     done: int = 0  # bytes read so far
 
 
-def start(files: tuple[tuple[str, bytes], ...], step_bytes: int = STEP_BYTES) -> LogImport:
-    """The import of ``files`` (name, bytes), nothing read yet."""
+def start(
+    files: tuple[tuple[str, bytes], ...],
+    step_bytes: int = STEP_BYTES,
+    *,
+    picked_folder: bool = False,
+) -> LogImport:
+    """The import of ``files`` (name, bytes), nothing read yet; ``picked_folder``: they
+    are a folder's (state.import_steps)."""
     from budgetcore.ui.replay.state import import_steps  # noqa: PLC0415 - with a pick
 
-    return LogImport(import_steps(files, step_bytes), sum(len(data) for _, data in files))
+    steps = import_steps(files, step_bytes, picked_folder=picked_folder)
+    return LogImport(steps, sum(len(data) for _, data in files))
 
 
 def step(job: LogImport, budget: int = STEP_BYTES) -> LogImport | Imported:

@@ -9,9 +9,9 @@ from decimal import Decimal
 from typing import TYPE_CHECKING
 
 from budgetcore.messages import CATALOGUE, count, t
-from budgetcore.replay.logs.codex import NO_INFO
 from budgetcore.replay.logs.model import folder_lines
 from budgetcore.replay.logs.tally import SUMMED, TOTALS
+from budgetcore.ui.log_words import entry_kind
 from budgetcore.ui.main.view.pickers import how_text
 from budgetcore.ui.markup import Markup, el, join, td
 from budgetcore.ui.replay.state import LoadedLog, ReplayPanel
@@ -24,8 +24,6 @@ if TYPE_CHECKING:
 
 __all__ = [
     "COPY_KEYS",
-    "ENTRY_KEYS",
-    "ENTRY_SUFFIXES",
     "logs_html",
     "money",
     "series_name",
@@ -158,6 +156,9 @@ def _sessions_table(panel: ReplayPanel, lang: str) -> Markup:
         el("tbody", None, *rows),
     )
     notes = [table]
+    by_agent = _agents_table(panel, lang)
+    if by_agent is not None:
+        notes.append(by_agent)
     copies = sum(n for x in ok for _, n in x.elsewhere)
     if copies:
         note = t("replay.logs.elsewhere-total", lang, n=format_int(copies))
@@ -169,6 +170,71 @@ def _sessions_table(panel: ReplayPanel, lang: str) -> Markup:
         note = t("replay.logs.costs-nothing-total", lang, n=format_int(free))
         notes.append(el("p", {"class": "note-small", "data-costs-nothing": free}, note))
     return notes[0] if len(notes) == 1 else join(notes)
+
+
+def _agents_table(panel: ReplayPanel, lang: str) -> Markup | None:
+    """One total per agent of an import of several agents' sessions, and one of the
+    sessions not read, as the CLI's "By agent" (``session.agent_totals``, one rule): the
+    walk of issue 40 found a folder of pi, Gemini CLI and Claude Code sessions given one
+    unknown total, with nothing to say which agent's cost was known. None for one agent."""
+    from budgetcore.replay.logs.agents import agent  # noqa: PLC0415
+    from budgetcore.replay.logs.session import agent_totals  # noqa: PLC0415
+
+    groups = agent_totals(panel.logs)
+    if len(groups) < 2:
+        return None
+    col = {k: t(f"replay.logs.col.{k}", lang) for k in ("agent", "sessions", "requests")}
+    rows = []
+    for key, n, m in groups:
+        found = agent(key) if key else None
+        name = t("replay.logs.agent-unread", lang) if not key else found.name if found else key
+        requests = t("replay.logs.unknown", lang) if m.requests is None else format_int(m.requests)
+        rows.append(
+            el(
+                "tr",
+                {"data-agent-row": key or "unread"},
+                el("th", {"scope": "row"}, name),
+                td(col["sessions"], {"class": "num"}, format_int(n)),
+                td(col["requests"], {"class": "num"}, requests),
+                _cost_cell(m, lang),
+            )
+        )
+    head = el(
+        "tr",
+        None,
+        *(
+            el("th", {"scope": "col"}, t(f"replay.logs.col.{k}", lang))
+            for k in ("agent", "sessions", "requests", "measured")
+        ),
+    )
+    return el(
+        "table",
+        {"class": "grid stack rp-agents", "data-agent-totals": len(groups)},
+        el("caption", None, t("replay.logs.by-agent", lang)),
+        el("thead", None, head),
+        el("tbody", None, *rows),
+    )
+
+
+def _nothing_read(panel: ReplayPanel, lang: str) -> Markup:
+    """An import without a session: none picked yet, or a folder with nothing to read
+    in it (empty, or only files no agent writes), said as the CLI refuses it."""
+    if panel.log_not_read:
+        first = panel.log_not_read[0]
+        said = t(
+            "replay.logs.no-session",
+            lang,
+            folder=first.split("/", 1)[0],
+            n=format_int(len(panel.log_not_read)),
+            first=first,
+        )
+    elif panel.files_picked == ("replay-folder", ()):
+        from budgetcore.replay.logs.agents import other_suffixes  # noqa: PLC0415
+
+        said = t("replay.logs.folder-empty", lang, others=other_suffixes())
+    else:
+        return el("p", {"class": "note-small"}, t("replay.log.none", lang))
+    return el("div", {"class": "errors", "role": "alert", "data-replay-error": "folder"}, said)
 
 
 def _model_switch(item: LoadedLog, panel: ReplayPanel, lang: str) -> Markup:
@@ -226,77 +292,11 @@ def _copy_kind(kind: str, lang: str) -> str:
     return kind if key is None else t(key, lang)
 
 
-#: Entry labels the reader writes itself (the rest are the log's own type names: data).
-ENTRY_KEYS = {
-    NO_INFO: "replay.logs.entry.rate-limits-only",
-    "event_msg/token_count (estimate, all zero)": "replay.logs.entry.estimate",
-    "legacy rollout line (no token counts)": "replay.logs.entry.legacy",
-    "(no type)": "replay.logs.entry.no-type",
-    "assistant (<synthetic>)": "replay.logs.entry.synthetic",
-    "assistant (no tokens)": "replay.logs.entry.no-tokens",
-    "assistant (no usage)": "replay.logs.entry.no-usage",
-    "message (Goose keeps no usage per message)": "replay.logs.entry.goose-message",
-    "assistant message in no ledger event (left out)": "replay.logs.entry.amp-unbilled",
-    "assistant message (billed by its ledger event)": "replay.logs.entry.amp-billed",
-    "usage ledger event (zero tokens)": "replay.logs.entry.amp-zero-event",
-    "assistant message (zero usage)": "replay.logs.entry.message-zero-usage",
-    "assistant message (zero tokens)": "replay.logs.entry.message-zero-tokens",
-    "usage event (no tokens)": "replay.logs.entry.usage-event-no-tokens",
-    "settings (no tokens)": "replay.logs.entry.settings-no-tokens",
-    "session (no tokens)": "replay.logs.entry.session-no-tokens",
-    "gemini (no tokens)": "replay.logs.entry.gemini-no-tokens",
-    "gemini (zero tokens)": "replay.logs.entry.gemini-zero-tokens",
-    "message/assistant (no usage)": "replay.logs.entry.pi-no-usage",
-    "message/assistant (zero usage)": "replay.logs.entry.pi-zero-usage",
-    "assistant (zero usage)": "replay.logs.entry.zero-usage",
-    "(no message type)": "replay.logs.entry.no-message-type",
-    "compaction part (auto)": "replay.logs.entry.opencode-compaction-auto",
-    "compaction part (manual)": "replay.logs.entry.opencode-compaction-manual",
-    "compaction part (auto unknown)": "replay.logs.entry.opencode-compaction-unknown",
-    "part (no type)": "replay.logs.entry.opencode-part-no-type",
-    "compaction message (auto)": "replay.logs.entry.opencode-row-auto",
-    "compaction message (manual)": "replay.logs.entry.opencode-row-manual",
-    "compaction message (reason unknown)": "replay.logs.entry.opencode-row-unknown",
-    "compaction message (failed)": "replay.logs.entry.opencode-row-failed",
-    "compaction message (not completed)": "replay.logs.entry.opencode-row-not-completed",
-    # A whole JSON document, counted once beside its records (Gemini CLI's, Cline's).
-    "session document": "replay.logs.entry.session-document",
-    "ui_messages document": "replay.logs.entry.ui-messages-document",
-    "document without messages": "replay.logs.entry.document-without-messages",
-    "document that is not an Amp thread": "replay.logs.entry.not-amp-thread",
-    "document that is not a Cline task": "replay.logs.entry.not-cline-task",
-    "document without tokenUsage": "replay.logs.entry.droid-no-token-usage",
-}
-
-
 def _totals_why(log: ParsedLog, lang: str) -> str:
     """Why a session keeps totals only, in the page's language: the reader's English
     is the catalogue's for its format; a reason the catalogue lacks stays as written."""
     key = f"replay.log.totals-why.{log.format}"
     return t(key, lang) if key in CATALOGUE else log.totals_only
-
-
-#: What a reader appends to a record's own type name (``f"{label} (no tokens yet)"``):
-#: the name is the log's data, the words after it the reader's, said in the language.
-ENTRY_SUFFIXES = {
-    " (no tokens yet)": "replay.logs.entry-suffix.no-tokens-yet",
-    " (no token usage)": "replay.logs.entry-suffix.no-token-usage",
-    " (zero usage)": "replay.logs.entry-suffix.zero-usage",
-    # Cline's, Amp's and OpenCode's "<role> message": the role is the log's.
-    " message": "replay.logs.entry-suffix.message",
-    # OpenCode's "<type> part" ("text part", "step-start part"): the type is the log's.
-    " part": "replay.logs.entry-suffix.part",
-}
-
-
-def _entry_kind(kind: str, lang: str) -> str:
-    key = ENTRY_KEYS.get(kind)
-    if key is not None:
-        return t(key, lang)
-    for suffix, key in ENTRY_SUFFIXES.items():
-        if kind.endswith(suffix):
-            return t(key, lang, kind=kind[: -len(suffix)])
-    return kind
 
 
 def series_name(name: str, lang: str) -> str:
@@ -325,7 +325,7 @@ def _ledger(log: ParsedLog, lang: str) -> Markup:
         )
         copies = sep.join(f"{_copy_kind(k, lang)} {format_int(n)}" for k, n in f.duplicates)
         copies = copies or "0"
-        entries = sep.join(f"{_entry_kind(k, lang)} {format_int(n)}" for k, n in f.entries)
+        entries = sep.join(f"{entry_kind(k, lang)} {format_int(n)}" for k, n in f.entries)
         entries = entries or "0"
         bad = (
             t(
@@ -518,7 +518,7 @@ def logs_html(
     from budgetcore.ui.problems import problem_text  # noqa: PLC0415
 
     if not panel.logs:
-        return el("p", {"class": "note-small"}, t("replay.log.none", lang))
+        return _nothing_read(panel, lang)
     parts = []
     if len(panel.logs) > 1:
         parts.append(_sessions_table(panel, lang))

@@ -405,28 +405,35 @@ def with_imported(panel: ReplayPanel, imported: Imported) -> ReplayPanel:
 
 
 def import_steps(
-    files: tuple[tuple[str, bytes], ...], step_bytes: int = 0
+    files: tuple[tuple[str, bytes], ...], step_bytes: int = 0, *, picked_folder: bool = False
 ) -> ImportSteps[Imported]:
     """:func:`with_logs`'s reading in steps (the page's import job, ui.replay.imports):
     the sessions of ``files``, each read by its agent's reader in its steps, the files
-    in batches of about ``step_bytes`` (0: as large as the reader takes them)."""
+    in batches of about ``step_bytes`` (0: as large as the reader takes them).
+    ``picked_folder``: the files are a folder's, picked in the folder box."""
     from budgetcore.replay.logs.folder import picked_subagents, plan_folder  # noqa: PLC0415
 
     total = sum(len(data) for _, data in files)
     if total > limit_of("page-log"):
         error = too_large("log", limit_of("page-log")).problems
         return (LoadedLog(files[0][0] if files else "", error=error),), ()
+    same = _one_name(files) if not picked_folder else None
+    if same is not None:
+        return (same,), ()
     by_name = dict(files)
     planned = picked_subagents(by_name)  # planned path -> the name as picked
     names = list(planned)
     folder = plan_folder(names)
-    # A single file of any name is a session (a picked file need not end in .jsonl).
+    # A file picked of any name is a session (a picked file need not end in .jsonl); a
+    # picked folder's files are its sessions only where the folder's plan says so, as
+    # the CLI reads a folder: a README, a CSV and a PNG were "4 sessions (4 cannot be
+    # replayed)" (the tenth walk).
     sessions = folder.sessions or tuple(
-        _session_of(n) for n in names if not n.endswith(".meta.json")
+        _session_of(n) for n in names if not n.endswith(".meta.json") and not picked_folder
     )
     # The page reads a database from its bytes: SQLite's files beside it are not read.
     unread = sorted(folder.not_read + folder.beside_databases)
-    not_read = tuple(planned[n] for n in unread if folder.sessions)
+    not_read = tuple(planned[n] for n in unread if folder.sessions or picked_folder)
     from budgetcore.replay.logs.session import billed_once  # noqa: PLC0415
 
     loaded: list[LoadedLog] = []
@@ -437,6 +444,30 @@ def import_steps(
         before += sum(len(data) for _, data in picked)
         yield before
     return tuple(billed_once(loaded)), not_read
+
+
+def _one_name(files: tuple[tuple[str, bytes], ...]) -> LoadedLog | None:
+    """Files picked one by one of which several share a name, said as a problem: a file
+    box gives no folder, and a dialog's search or recent files can hold several files
+    named alike (Copilot CLI's events.jsonl, Kimi's wire.jsonl, Cline's ui_messages.json
+    and task_metadata.json, in every session), so which session, subagent or sidecar
+    each belongs to cannot be told. The tenth walk read three Copilot CLI events.jsonl
+    as one session, the two others lost without a word; read apart, Cline's task
+    metadata paired with another task's messages and a Kimi subagent's wire was billed
+    beside its copy in the main wire. The folder box keeps their places."""
+    counts: dict[str, int] = {}
+    for name, _ in files:
+        counts[name] = counts.get(name, 0) + 1
+    same = [name for name, n in counts.items() if n > 1]
+    if not same:
+        return None
+    from budgetcore.errors import Problem  # noqa: PLC0415
+
+    n = str(counts[same[0]])
+    problem = Problem.page(
+        "problem.log-same-name", (("name", same[0], False), ("n", n, False)), ("log",)
+    )
+    return LoadedLog(same[0], error=(problem,))
 
 
 def _session_of(name: str) -> SessionFiles:

@@ -416,7 +416,9 @@ def files_status(panel: ReplayPanel, lang: str) -> dict[str, Markup]:
         "replay-file-status": el("span", None, t("replay.file-none", lang)),
         "replay-folder-status": el("span", None, t("replay.folder-none", lang)),
     }
-    if box == "replay-folder" and names:
+    if box == "replay-folder" and not names:
+        out[f"{box}-status"] = el("span", None, t("replay.folder-empty-status", lang))
+    elif box == "replay-folder" and names:
         folder = names[0].split("/", 1)[0]
         said = count("replay.folder-picked", len(names), lang, folder=folder)
         out[f"{box}-status"] = el("span", None, said)

@@ -1,0 +1,122 @@
+"""The words the log readers write in English about a log's lines, said in the page's
+language: the kinds of entry of a ledger (the reader's labels, and the words it puts
+around a record's own type name), and the parameters of a log's problems that carry
+them (a file with no request lists its kinds; a file that looks like an agent's says
+what it lacks, ``Agent.missing``). Shared by every part that shows a log's ledger or
+problems (the replay's sessions and ledger, Tune's sessions not replayed), through
+:func:`budgetcore.ui.problems.problem_text`: the tenth walk found "(zero usage)" and
+"has no messages list" in English on the Chinese page, in the replay and in Tune."""
+
+from __future__ import annotations
+
+import dataclasses
+
+from budgetcore.errors import Problem
+from budgetcore.messages import CATALOGUE, t
+from budgetcore.replay.logs.codex import NO_INFO
+
+__all__ = ["ENTRY_KEYS", "ENTRY_PREFIXES", "ENTRY_SUFFIXES", "entry_kind", "said_in"]
+
+#: Entry labels the reader writes itself (the rest are the log's own type names: data).
+ENTRY_KEYS = {
+    NO_INFO: "replay.logs.entry.rate-limits-only",
+    "event_msg/token_count (estimate, all zero)": "replay.logs.entry.estimate",
+    "legacy rollout line (no token counts)": "replay.logs.entry.legacy",
+    "(no type)": "replay.logs.entry.no-type",
+    "assistant (<synthetic>)": "replay.logs.entry.synthetic",
+    "assistant (no tokens)": "replay.logs.entry.no-tokens",
+    "assistant (no usage)": "replay.logs.entry.no-usage",
+    "message (Goose keeps no usage per message)": "replay.logs.entry.goose-message",
+    "assistant message in no ledger event (left out)": "replay.logs.entry.amp-unbilled",
+    "assistant message (billed by its ledger event)": "replay.logs.entry.amp-billed",
+    "usage ledger event (zero tokens)": "replay.logs.entry.amp-zero-event",
+    "assistant message (zero usage)": "replay.logs.entry.message-zero-usage",
+    "assistant message (zero tokens)": "replay.logs.entry.message-zero-tokens",
+    "usage event (no tokens)": "replay.logs.entry.usage-event-no-tokens",
+    "settings (no tokens)": "replay.logs.entry.settings-no-tokens",
+    "session (no tokens)": "replay.logs.entry.session-no-tokens",
+    "gemini (no tokens)": "replay.logs.entry.gemini-no-tokens",
+    "gemini (zero tokens)": "replay.logs.entry.gemini-zero-tokens",
+    "message/assistant (no usage)": "replay.logs.entry.pi-no-usage",
+    "message/assistant (zero usage)": "replay.logs.entry.pi-zero-usage",
+    "assistant (zero usage)": "replay.logs.entry.zero-usage",
+    "(no message type)": "replay.logs.entry.no-message-type",
+    "compaction part (auto)": "replay.logs.entry.opencode-compaction-auto",
+    "compaction part (manual)": "replay.logs.entry.opencode-compaction-manual",
+    "compaction part (auto unknown)": "replay.logs.entry.opencode-compaction-unknown",
+    "part (no type)": "replay.logs.entry.opencode-part-no-type",
+    "compaction message (auto)": "replay.logs.entry.opencode-row-auto",
+    "compaction message (manual)": "replay.logs.entry.opencode-row-manual",
+    "compaction message (reason unknown)": "replay.logs.entry.opencode-row-unknown",
+    "compaction message (failed)": "replay.logs.entry.opencode-row-failed",
+    "compaction message (not completed)": "replay.logs.entry.opencode-row-not-completed",
+    # A whole JSON document, counted once beside its records (Gemini CLI's, Cline's).
+    "session document": "replay.logs.entry.session-document",
+    "ui_messages document": "replay.logs.entry.ui-messages-document",
+    "document without messages": "replay.logs.entry.document-without-messages",
+    "document that is not an Amp thread": "replay.logs.entry.not-amp-thread",
+    "document that is not a Cline task": "replay.logs.entry.not-cline-task",
+    "document without tokenUsage": "replay.logs.entry.droid-no-token-usage",
+    "transcript line": "replay.logs.entry.droid-transcript-line",
+}
+
+
+#: What a reader appends to a record's own type name (``f"{label} (no tokens yet)"``):
+#: the name is the log's data, the words after it the reader's, said in the language.
+ENTRY_SUFFIXES = {
+    " (no tokens yet)": "replay.logs.entry-suffix.no-tokens-yet",
+    " (no token usage)": "replay.logs.entry-suffix.no-token-usage",
+    " (zero usage)": "replay.logs.entry-suffix.zero-usage",
+    # Cline's, Amp's and OpenCode's "<role> message": the role is the log's.
+    " message": "replay.logs.entry-suffix.message",
+    # OpenCode's "<type> part" ("text part", "step-start part"): the type is the log's.
+    " part": "replay.logs.entry-suffix.part",
+}
+
+
+#: What a reader puts before a record's own type name (Droid's ``f"transcript {type}"``:
+#: a line of the transcript beside the settings file), said in the language.
+ENTRY_PREFIXES = {"transcript ": "replay.logs.entry-prefix.transcript"}
+
+
+def entry_kind(kind: str, lang: str) -> str:
+    """A ledger entry's kind in ``lang``: the reader's own label, or the log's type name
+    with the reader's words around it said in the language (the name stays as written)."""
+    key = ENTRY_KEYS.get(kind)
+    if key is not None:
+        return t(key, lang)
+    for prefix, key in ENTRY_PREFIXES.items():
+        if kind.startswith(prefix):
+            return t(key, lang, kind=kind[len(prefix) :])
+    for suffix, key in ENTRY_SUFFIXES.items():
+        if kind.endswith(suffix):
+            return t(key, lang, kind=kind[: -len(suffix)])
+    return kind
+
+
+def said_in(p: Problem, lang: str) -> Problem:
+    """``p`` with the parameters a reader wrote in English said in ``lang``: a file with
+    no request's kinds of entry (``replay.logs.no_requests``: "message/user 2,
+    message/assistant (zero usage) 1"), each as the ledger says it and joined by the
+    language's separator; what a file that looks like an agent's lacks. Any other
+    problem as it is."""
+    params = dict(p.params)
+    if p.code == "log-looks-like":
+        from budgetcore.replay.logs.agents import AGENTS  # noqa: PLC0415
+
+        for a in AGENTS:
+            key = f"replay.log.missing.{a.key}"
+            if a.missing and a.missing == params.get("missing") and key in CATALOGUE:
+                params["missing"] = t(key, lang)
+                return dataclasses.replace(p, params=tuple(params.items()))
+        return p
+    entries = params.get("entries", "")
+    if p.code != "log-no-requests" or not entries or entries == "none":
+        return p
+    items = [e.rpartition(" ") for e in entries.split(", ")]
+    if not all(kind and n for kind, _, n in items):
+        return p
+    params["entries"] = t("msg.item-sep", lang).join(
+        f"{entry_kind(k, lang)} {n}" for k, _, n in items
+    )
+    return dataclasses.replace(p, params=tuple(params.items()))
