@@ -770,7 +770,10 @@ def test_a_folder_of_only_other_files_names_them_and_one_file_is_said_in_the_sin
     (folder / "notes.txt").write_text("x\n", "utf-8")
     result = run_cli(["replay", "--log", str(folder), "--usage", "--format", "jsonl"])
     assert result.code == 0, result.err
-    assert "not read: 1 file that is not a session log (first: notes.txt)" in result.err
+    assert (
+        "not read as sessions: 1 file (first: notes.txt): no agent writes it as a session"
+        in result.err
+    )
     (folder / "more.txt").write_text("x\n", "utf-8")
     result = run_cli(["replay", "--log", str(folder), "--usage", "--format", "jsonl"])
-    assert "not read: 2 files that are not session logs (first: more.txt)" in result.err
+    assert "not read as sessions: 2 files (first: more.txt): no agent writes them" in result.err

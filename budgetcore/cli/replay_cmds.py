@@ -484,11 +484,17 @@ def no_session(folder: Any, root: str) -> Problem:
 
 
 def not_read_note(not_read: Sequence[str]) -> str:
-    """The stderr line naming a folder's files that are not session logs, its verb
-    agreeing with the count ("1 file that is", never "1 file that are")."""
+    """The stderr line naming a folder's files not read as sessions, its pronoun
+    agreeing with the count. Not only files no agent writes: the folder's plan also
+    leaves out a file whose sessions another holds (a Codex CLI ``.jsonl.zst`` beside
+    its ``.jsonl``, Copilot CLI's ``events.jsonl`` beside its session store), which
+    "not session logs" miscalled (the page's sentence says the same, the tenth walk)."""
     n = len(not_read)
-    what = "that is not a session log" if n == 1 else "that are not session logs"
-    return f"not read: {counted(n, 'file')} {what} (first: {not_read[0]})"
+    it = "it" if n == 1 else "them"
+    return (
+        f"not read as sessions: {counted(n, 'file')} (first: {not_read[0]}): no agent "
+        f"writes {it} as a session, or another file of the folder holds the same sessions"
+    )
 
 
 def _paused_run(name: str, log: Any, **settings: Any) -> Any:
