@@ -61,7 +61,9 @@ class FolderPlan:
     """A folder's files as sessions, and the files that are none."""
 
     sessions: tuple[SessionFiles, ...]  # sorted by main file
-    not_read: tuple[str, ...]  # files that are not JSON Lines logs
+    #: Files not read as sessions: no agent writes them as one, or another file holds
+    #: the same sessions (a Codex .jsonl.zst beside its .jsonl).
+    not_read: tuple[str, ...]
     #: SQLite's own files beside a database a session is read from (``<db>-wal``, the
     #: write-ahead log an agent such as OpenCode keeps open while it runs, and
     #: ``<db>-shm``, its index): SQLite reads them with the database where it opens the
