@@ -257,3 +257,37 @@ def test_the_clis_relaxed_limit_and_edge_notes_are_the_pages_sentences(
     )  # fmt: skip
     assert code == 0
     assert f"  note: {edge}" in table.splitlines()
+
+
+def test_a_choice_that_ties_the_scenarios_own_point_says_so(
+    capsys: pytest.CaptureFixture[str], tmp_path: Path
+) -> None:
+    """The tenth walk: a pi session whose largest request is 6,450 tokens was told
+    "K = 6,536, S = 1,024", every point from there up costing the same, the scenario's
+    own K = 32,000 among them: the tie rule (docs/spec.md §16) takes the smaller, which
+    read as advice to move. The CLI, its JSON and the page now say the two tie."""
+    from budgetcore.ui.tune.view import _binding_html  # noqa: PLC0415
+
+    short = tuple(generate(parse_generator_json('{"turns": 6, "seed": 1, "added": 500}')))
+    ks, ss = (4_000, 8_000, 16_000, 32_000), (1_024, 8_192)
+    result = tune(Scenario(), [("g", short)], ks=ks, ss=ss)
+    assert result.choice is not None
+    assert (result.choice.k, result.choice.s) != (result.own.ks[0], result.own.ss[0])
+    said = t("tune.binds.ties-own", "en", k="32,000", s="8,192")
+    assert result.ties_own_note("en") == said
+    zh = "".join(str(m) for m in _binding_html(result, "zh"))
+    assert 'data-tune-binds="ties-own"' in zh
+    assert t("tune.binds.ties-own", "zh", k="32,000", s="8,192") in zh
+    sc = tmp_path / "s.json"
+    sc.write_text("{}")
+    gen = '{"turns": 6, "seed": 1, "added": 500}'
+    args = ("--generate", gen, "--k", ",".join(map(str, ks)), "--s", ",".join(map(str, ss)))
+    code, table, _ = _cli(capsys, str(sc), *args, "--format", "table")
+    assert code == 0
+    assert f"  note: {said}" in table.splitlines()
+    code, out, _ = _cli(capsys, str(sc), *args)
+    summary = json.loads(out.splitlines()[-1])["summary"]
+    assert summary["choice"]["ties_own_note"] == said
+    # A session the scenario's own point compacts differently: no tie, no sentence.
+    busy = tune(Scenario(), [("g", _turns())], ks=(8_000, 16_000), ss=(4_096, 8_192))
+    assert busy.ties_own_note("en") is None

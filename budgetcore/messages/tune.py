@@ -133,6 +133,15 @@ MESSAGES: dict[str, tuple[str, str]] = {
         "On these sessions it starts {n} summary calls.",
         "在这些会话上它发起 {n} 次摘要调用。",
     ),
+    "tune.binds.ties-own": (
+        "The scenario's own K {k}, S {s} ties with the choice: the same cost, unseen "
+        "tokens and runs on these sessions, which do not tell the two apart. The choice "
+        "is the smaller by the tie rule, not a better point: keep yours unless other "
+        "sessions say otherwise.",
+        "场景自身的 K {k}、S {s} 与所选点打平:在这些会话上成本、未见 tokens 和执行次数"
+        "都相同,这些会话无法区分二者。所选点只是按平局规则取了较小值,并非更优:"
+        "除非其他会话另有结论,保留您自己的设置即可。",
+    ),
     "tune.binds.edge": (
         "The choice sits on the grid's {edges}: the best point may lie beyond the grid.",
         "选中的点位于网格的{edges}:最优点可能在网格之外。",

@@ -171,6 +171,31 @@ class TuneResult:
 
         return t("tune.choice.none-serves", lang, points=format_int(g.points))
 
+    def ties_own_note(self, lang: str) -> str | None:
+        """Where the scenario's own K and S tie with the choice on every measure the
+        choice ranks (cost, unseen tokens, runs) and break no limit, the sentence that
+        says so, in ``lang``: the tie rule (docs/spec.md §16) then takes the smaller K and S,
+        which reads as advice to move (the tenth walk: a pi session whose largest
+        request is 6,450 tokens was told "K = 6,536, S = 1,024", every point from there
+        up costing the same, the scenario's K = 32,000 among them). None otherwise."""
+        choice, own, g = self.choice, self.own, self.grid
+        if choice is None or not own.known(0) or not g.known(choice.index):
+            return None
+        i = choice.index
+        if (own.ks[0], own.ss[0]) == (choice.k, choice.s) or self.constraints.broken(own, 0):
+            return None
+        same = (
+            g.cost_units(i) == own.cost_units(0)
+            and g.columns["unseen_tokens"][i] == own.columns["unseen_tokens"][0]
+            and g.summary_calls(i) == own.summary_calls(0)
+        )
+        if not same:
+            return None
+        from budgetcore.messages import t  # noqa: PLC0415 - the one catalogue
+        from budgetcore.units import format_int  # noqa: PLC0415
+
+        return t("tune.binds.ties-own", lang, k=format_int(own.ks[0]), s=format_int(own.ss[0]))
+
     def edge_note(self, lang: str) -> str | None:
         """The sentence that says the choice sits on the grid's ends (:attr:`edges`),
         in ``lang`` (the catalogue's; the page and the CLI both say it)."""

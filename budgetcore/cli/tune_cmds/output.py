@@ -101,6 +101,9 @@ def choice_dict(result: TuneResult) -> dict[str, Any] | None:
         "compression": None if g.compression(i) is None else str(g.compression(i)),
         "on_grid_edge": list(result.edges),
         "edge_note": _edge_note(result),
+        # The scenario's own K and S tie with the choice on every ranked measure: the
+        # choice is the smaller by the tie rule, not a better point (None otherwise).
+        "ties_own_note": result.ties_own_note("en"),
         # A chosen K of M or above: compaction starts only at the limit (None otherwise).
         "at_m_note": result.at_m_note("en"),
         # Where the chosen what-if costs more than the sessions as run: that cost and how
@@ -456,6 +459,8 @@ def choice_lines(result: TuneResult) -> list[str]:
     relaxed = result.relaxed_note("en")  # the page's sentence (one home: the catalogue)
     if relaxed is not None:
         lines.append(f"  note: {relaxed}")
+    if d["ties_own_note"] is not None:
+        lines.append(f"  note: {d['ties_own_note']}")
     if d["edge_note"] is not None:
         lines.append(f"  note: {d['edge_note']}")
     if d["at_m_note"] is not None:  # the page's sentence (one home: the catalogue)

@@ -456,6 +456,9 @@ def _binding_html(result: TuneResult, lang: str) -> list[Markup]:
             below=format_int(below),
         )
         out.append(el("p", {"data-tune-binds": "above-as-run"}, text))
+    ties = result.ties_own_note(lang)  # the CLI's note too (one home)
+    if ties is not None:
+        out.append(el("p", {"data-tune-binds": "ties-own"}, ties))
     # The ends the result names ("largest K", ...: TuneResult.edges), the CLI's note too.
     edge = result.edge_note(lang)
     if edge is not None:
