@@ -32,11 +32,11 @@ from budgetcore.registry.models import (
     near_matches,
     parse_registry,
     per_million,
-    picks,
     require,
     resolve,
     search,
 )
+from budgetcore.registry.picks import picks
 from budgetcore.registry.prices import Prices, PriceTier, tier_for
 from budgetcore.scenario.parse import parse_scenario_json
 from budgetcore.ui.main.view.pickers import how_text

@@ -36,7 +36,6 @@ from budgetcore.registry.prices import Prices, PriceTier
 __all__ = [
     "DATA_FILE",
     "RESOLVED_KEPT",
-    "Picks",
     "Provenance",
     "Registry",
     "RegistryModel",
@@ -49,7 +48,6 @@ __all__ = [
     "near_matches",
     "parse_registry",
     "per_million",
-    "picks",
     "require",
     "resolve",
     "search",
@@ -324,17 +322,16 @@ class _Rows(Mapping[str, _Row]):
         return self._all
 
 
-class _Keys(NamedTuple):
-    """A row's search keys, made on the first search (a lookup or resolve needs none)."""
-
-    key: str  # normalised name + provider
-    tail: str  # normalised last path segment of the name
-    flat: str  # key without separators: "GPT5" finds gpt-5
+#: A row's search keys, made on the first search (a lookup or resolve needs none): the
+#: normalised name and provider, the normalised last path segment of the name, and the
+#: first without separators ("GPT5" finds gpt-5). A plain tuple, not a NamedTuple class:
+#: making the class was part of every log read's start-up, which never searches.
+_Keys = tuple[str, str, str]
 
 
 def _keys_of(row: _Row) -> _Keys:
     key = _norm(f"{row.name} {row.provider}")
-    return _Keys(key, _norm(_tail(row.name)), key.replace(" ", ""))
+    return key, _norm(_tail(row.name)), key.replace(" ", "")
 
 
 def _price(text: str | Decimal | None) -> Decimal | None:
@@ -751,53 +748,6 @@ def parse_registry(text: str | bytes) -> Registry:
         index = _Rows({raw[0]: raw for raw in raws}, raws, providers)
     aliases = {a: (t, src) for a, t, src in data.get("aliases", ())}
     return Registry(provenance, index, aliases, frozenset(providers))
-
-
-@dataclass(frozen=True, slots=True, kw_only=True)
-class Picks:
-    """What a model picker shows for the text typed so far."""
-
-    query: str
-    total: int  # every match
-    models: tuple[RegistryModel, ...]  # the best ``limit`` of them
-    release: str  # e.g. "LiteLLM 1.110.2", shown beside the prices
-    # The text as a model name, when it names one other than by its exact id (an
-    # alias, a date suffix, a provider prefix): that model is listed first.
-    resolution: Resolution | None = None
-
-
-def picks(query: str, limit: int | None = 12, registry: Registry | None = None) -> Picks:
-    """The picker's options for ``query`` (the shipped registry unless one is given;
-    ``limit`` None: every match). The CLI's ``models`` lists the same.
-
-    >>> p = picks("sonnet 4.5", 1)
-    >>> p.models[0].name, p.models[0].contract.input_tokens, p.total > 1
-    ('claude-sonnet-4-5', 200000, True)
-    >>> p = picks("claude-sonnet-4", 1)
-    >>> p.models[0].name, p.resolution.how
-    ('claude-sonnet-4-20250514', 'alias')
-    """
-    reg = default_registry() if registry is None else registry
-    rows = reg.matches(query)
-    found = reg.resolve(query.strip()) if query.strip() else None
-    resolution = found if found is not None and found.model is not None else None
-    if resolution is not None and resolution.exact:
-        resolution = None  # an exact id is first anyway (rank 0)
-    models = tuple(reg._model(r, True) for r in rows[:limit])
-    total = len(rows)
-    if resolution is not None and resolution.model is not None:
-        first = resolution.model
-        rest = tuple(m for m in models if m.name != first.name)
-        if len(rest) == len(models):  # the resolved model was not among the matches
-            total += 1
-        models = (first, *rest)[:limit]
-    return Picks(
-        query=query,
-        total=total,
-        models=models,
-        release=reg.provenance.label,
-        resolution=resolution,
-    )
 
 
 @cache
