@@ -108,7 +108,9 @@ def test_a_goose_or_droid_read_builds_few_classes_it_never_makes() -> None:
     # compiles its methods one by one), and a Goose or Droid read is nearly all start-up
     # (docs/performance.md, issue 40's fourteenth session). The picker's Picks moved to
     # registry.picks, a log's LogCompaction to replay.logs.compaction (loaded when a
-    # reader records one) and the tally's pending compaction is a tuple; these stay.
+    # reader records one), its LogModel to replay.logs.log_model (loaded by a replay);
+    # the tally's pending compaction is a tuple and Elsewhere a NamedTuple. PriceTier
+    # stays: every model with context tiers (most of Claude's and Gemini's) makes it.
     code = (
         "import sys, io, contextlib, dataclasses, collections\n"
         "made, built = collections.Counter(), []\n"
@@ -143,5 +145,5 @@ def test_a_goose_or_droid_read_builds_few_classes_it_never_makes() -> None:
         check=True,
         env={**os.environ, "BUDGETCORE_WORKERS": "1"},
     )
-    never = {"Elsewhere", "LogModel", "PriceTier"}
+    never = {"PriceTier"}
     assert set(out.stdout.split()) == never
