@@ -26,12 +26,15 @@ from dataclasses import dataclass, field
 from decimal import Decimal
 from functools import cache, partial
 from itertools import accumulate, islice
-from typing import Any, NamedTuple
+from typing import TYPE_CHECKING, Any, NamedTuple
 
 from budgetcore._shipped import shipped_bytes
 from budgetcore.core.contracts import ModelContract
 from budgetcore.errors import Problem, ScenarioError
-from budgetcore.registry.prices import Prices, PriceTier
+from budgetcore.registry.prices import Prices
+
+if TYPE_CHECKING:
+    from budgetcore.registry.tiers import PriceTier
 
 __all__ = [
     "DATA_FILE",
@@ -341,6 +344,8 @@ def _price(text: str | Decimal | None) -> Decimal | None:
 def _tiers(raw: Sequence[Sequence[Any]] | None) -> tuple[PriceTier, ...]:
     if not raw:
         return ()
+    from budgetcore.registry.tiers import PriceTier  # noqa: PLC0415 - a model with tiers
+
     out = []
     for tier in raw:
         above, *prices = tier
