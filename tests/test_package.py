@@ -101,3 +101,46 @@ def test_a_goose_database_read_imports_no_line_reader_nor_shutil() -> None:
     readers = {"pi", "gemini", "qwen", "kimi", "amp", "cline", "droid", "claude", "codex"}
     assert not loaded & (readers | {"shutil", "bz2", "lzma"}), loaded
     assert "goose" in loaded
+
+
+def test_a_goose_or_droid_read_builds_no_class_it_never_makes() -> None:
+    # Each frozen dataclass costs about 0.5 ms of the start-up to build (Python 3.11
+    # compiles its methods one by one), and a Goose or Droid read is nearly all start-up
+    # (docs/performance.md, issue 40's fourteenth session): six classes such a read never
+    # made moved where their users are (registry.picks, registry.tiers,
+    # replay.logs.compaction, replay.logs.log_model) or became tuples.
+    code = (
+        "import sys, io, contextlib, dataclasses, collections\n"
+        "made, built = collections.Counter(), []\n"
+        "process = dataclasses._process_class\n"
+        "def counted(cls, *a, **k):\n"
+        "    new = process(cls, *a, **k)\n"
+        "    built.append(new)\n"
+        "    init = new.__init__\n"
+        "    def init_counted(self, *a, **k):\n"
+        "        made[type(self)] += 1\n"
+        "        init(self, *a, **k)\n"
+        "    new.__init__ = init_counted\n"
+        "    return new\n"
+        "dataclasses._process_class = counted\n"
+        "from budgetcore.cli import main\n"
+        "for log in sys.argv[1:]:\n"
+        "    with contextlib.redirect_stdout(io.StringIO()):\n"
+        "        main(['replay', '--log', log, '--usage', '--format', 'jsonl'])\n"
+        "print(*sorted(c.__qualname__ for c in built if not made[c]))\n"
+    )
+    logs = Path(__file__).parent / "fixtures" / "logs"
+    out = subprocess.run(
+        [
+            sys.executable,
+            "-c",
+            code,
+            str(logs / "goose" / "totals"),
+            str(logs / "droid" / "totals"),
+        ],
+        capture_output=True,
+        text=True,
+        check=True,
+        env={**os.environ, "BUDGETCORE_WORKERS": "1"},
+    )
+    assert out.stdout.split() == []

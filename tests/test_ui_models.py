@@ -18,8 +18,9 @@ from typing import Any
 import pytest
 
 from budgetcore import plan
-from budgetcore.registry.models import default_registry, per_million, picks
+from budgetcore.registry.models import default_registry, per_million
 from budgetcore.registry.peers import default_peers, peer_lines
+from budgetcore.registry.picks import picks
 from budgetcore.ui.events import (
     ExportFormatChosen,
     FieldTyped,

@@ -19,9 +19,9 @@ from budgetcore.registry.models import (
     Resolution,
     default_registry,
     model_as_dict,
-    picks,
 )
 from budgetcore.registry.peers import peer_lines, view_as_dict
+from budgetcore.registry.picks import picks
 
 __all__ = [
     "cmd_models",

@@ -26,7 +26,10 @@ from __future__ import annotations
 
 from dataclasses import dataclass, replace
 from decimal import Context, Decimal, Inexact, Rounded
-from typing import NamedTuple
+from typing import TYPE_CHECKING, NamedTuple
+
+if TYPE_CHECKING:
+    from budgetcore.registry.tiers import PriceTier
 
 __all__ = [
     "MONEY",
@@ -46,17 +49,15 @@ __all__ = [
 MONEY = Context(prec=120, traps=[Inexact, Rounded])
 
 
-@dataclass(frozen=True, slots=True, kw_only=True)
-class PriceTier:
-    """Prices for requests whose context is strictly above ``above`` tokens; a price
-    that is None is the base price."""
+def __getattr__(name: str) -> object:
+    # A price tier lives in registry.tiers, loaded when a model with tiers is priced
+    # (most are not: a read of one without them never builds the class, 0.5 ms of its
+    # start-up, docs/performance.md, issue 40's fourteenth session).
+    if name == "PriceTier":
+        from budgetcore.registry.tiers import PriceTier  # noqa: PLC0415
 
-    above: int
-    input: Decimal | None = None
-    output: Decimal | None = None
-    cache_read: Decimal | None = None
-    cache_write: Decimal | None = None
-    cache_write_1h: Decimal | None = None
+        return PriceTier
+    raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
 
 
 @dataclass(frozen=True, slots=True, kw_only=True)
@@ -102,6 +103,7 @@ class Rates(NamedTuple):
 def tier_for(prices: Prices, context: int) -> Prices:
     """The flat prices a request of ``context`` input tokens pays.
 
+    >>> from budgetcore.registry.tiers import PriceTier
     >>> p = Prices(input=Decimal("3E-6"), output=Decimal("1.5E-5"),
     ...            tiers=(PriceTier(above=200_000, input=Decimal("6E-6")),))
     >>> tier_for(p, 200_000).input, tier_for(p, 200_001).input, tier_for(p, 200_001).output
@@ -208,6 +210,7 @@ def tier_rates(prices: Prices | None) -> tuple[tuple[int, Rates], ...] | None:
     price many requests: a request pays the last tier whose threshold its context is
     strictly above.
 
+    >>> from budgetcore.registry.tiers import PriceTier
     >>> p = Prices(input=Decimal("2E-6"), output=Decimal("8E-6"),
     ...            tiers=(PriceTier(above=200_000, input=Decimal("4E-6")),))
     >>> [(above, str(r.input), str(r.cache_read)) for above, r in tier_rates(p)]

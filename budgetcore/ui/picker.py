@@ -7,7 +7,7 @@ from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any
 
 if TYPE_CHECKING:  # the registry loads after the page is ready
-    from budgetcore.registry.models import Picks
+    from budgetcore.registry.picks import Picks
 
 __all__ = ["PICKER_MIN_CHARS", "PICKER_SECTIONS", "PICKER_SHOWN", "PickerState"]
 

@@ -26,6 +26,7 @@ from budgetcore.registry.prices import Usage
 from budgetcore.replay.logs.records import ABSENT
 
 if TYPE_CHECKING:
+    from budgetcore.replay.logs.compaction import LogCompaction
     from budgetcore.replay.model import Turn
 
 __all__ = [
@@ -42,6 +43,18 @@ __all__ = [
     "new_request",
     "summary_series",
 ]
+
+
+def __getattr__(name: str) -> Any:
+    # A log's compaction lives in replay.logs.compaction, loaded when a reader first
+    # records one: a log with none (a Goose or Droid session's totals) never builds the
+    # class, 0.5 ms of the start-up (docs/performance.md, issue 40's fourteenth session).
+    if name == "LogCompaction":
+        from budgetcore.replay.logs.compaction import LogCompaction  # noqa: PLC0415
+
+        return LogCompaction
+    raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
+
 
 #: Every agent's key (budgetcore.replay.logs.agents.AGENTS holds how each is read).
 FORMATS: tuple[str, ...] = (
@@ -106,20 +119,6 @@ class LogRequest(NamedTuple):
 #: A request from its 16 values in field order, in one C call (no keyword parsing): the
 #: readers' builder (tests/test_fast_paths.py builds the same request by keywords).
 new_request = partial(tuple.__new__, LogRequest)
-
-
-@dataclass(frozen=True, slots=True)
-class LogCompaction:
-    """A compaction the log records: its line, where it falls among the requests, and
-    the context before and after it."""
-
-    line: int
-    after_turn: int  # the number of requests before it (0: before the first)
-    trigger: str | None  # "auto" or "manual" (Claude Code); None when the log does not say
-    pre_tokens: int | None  # the context when it compacted (Claude Code's preTokens)
-    post_tokens: int | None  # the context of the next request, as measured
-    file: int = 0
-    time: int | None = None  # ms since the epoch
 
 
 @dataclass(frozen=True, slots=True)

@@ -399,7 +399,7 @@ def _settle(tally: Tally, asked: Asked) -> None:
     part says (None where no part of it was read)."""
     for index, parent in asked.summaries:
         trigger = asked.parts.get(parent) if isinstance(parent, str) else None
-        tally.compactions[index].trigger = trigger
+        tally.compaction_trigger(index, trigger)
 
 
 def _part_file(name: str) -> str | None:

@@ -31,6 +31,7 @@ from budgetcore.replay.logs.usage import (
 if TYPE_CHECKING:
     from budgetcore.core.scenario import Scenario
     from budgetcore.replay.asrun import AsRun
+    from budgetcore.replay.logs.log_model import LogModel
     from budgetcore.replay.model import Replay, ReplayOptions
     from budgetcore.replay.whatif import WhatIf
 
@@ -51,50 +52,15 @@ __all__ = [
 ]
 
 
-@dataclass(frozen=True, slots=True)
-class LogModel:
-    """The scenario's model as taken from a log."""
+def __getattr__(name: str) -> object:
+    # The scenario's model a log implies lives in replay.logs.log_model, loaded by a
+    # replay (log_model): a usage-only read never builds the class, 0.5 ms of its
+    # start-up (docs/performance.md, issue 40's fourteenth session).
+    if name == "LogModel":
+        from budgetcore.replay.logs.log_model import LogModel  # noqa: PLC0415
 
-    logged: str | None  # the log's main model, as written (None: it names none)
-    resolution: Resolution | None  # how the registry mapped it (None: nothing to map)
-    base: Scenario | None = None  # the scenario it changes (None: the default one)
-    # The window the log's runtime gave the model (the as-run window, docs/spec.md §17),
-    # which replaces the registry's API maximum as I; None: the registry's.
-    runtime_window: int | None = None
-
-    @property
-    def known(self) -> bool:
-        return self.resolution is not None and self.resolution.model is not None
-
-    @property
-    def scenario(self) -> Scenario:
-        """The base scenario with the registry's contract of the log's model (its I and
-        O; q stays the base's), or the base unchanged when the registry does not know
-        the model. Built when asked for: a usage-only read never needs the scenario
-        modules (docs/replay.md, "Speed")."""
-        from budgetcore.core.scenario import Scenario  # noqa: PLC0415
-
-        scenario = Scenario() if self.base is None else self.base
-        if self.resolution is None or self.resolution.model is None:
-            return scenario
-        contract = dataclasses.replace(
-            self.resolution.model.contract, reserves_output=scenario.main_model.reserves_output
-        )
-        if self.runtime_window is not None:
-            contract = dataclasses.replace(contract, input_tokens=self.runtime_window)
-        return dataclasses.replace(scenario, main_model=contract)
-
-    @property
-    def window(self) -> tuple[int, int]:
-        """The scenario's main model's (input, output) tokens, as :attr:`scenario` has
-        them (from the registry's contract without building the scenario)."""
-        if self.resolution is not None and self.resolution.model is not None:
-            contract = self.resolution.model.contract
-        else:
-            contract = self.scenario.main_model
-        if self.runtime_window is not None and self.known:
-            return self.runtime_window, contract.output_tokens
-        return contract.input_tokens, contract.output_tokens
+        return LogModel
+    raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
 
 
 def log_model(
@@ -105,6 +71,8 @@ def log_model(
 ) -> LogModel:
     """The default scenario (or ``base``) with the contract of the log's main model, at
     ``window`` (the log's runtime's window) where given."""
+    from budgetcore.replay.logs.log_model import LogModel  # noqa: PLC0415 - a replay's
+
     name = log.main_model()
     if name is None:
         return LogModel(None, None, base)

@@ -18,6 +18,7 @@ from dataclasses import dataclass, replace
 from decimal import Decimal
 from itertools import chain, repeat
 from operator import eq, is_, itemgetter, sub
+from typing import NamedTuple
 
 from budgetcore.registry.models import Resolution, resolve
 from budgetcore.registry.prices import MONEY, Prices, Usage, tier_rates
@@ -598,9 +599,11 @@ def merge_usage(parts: Iterable[MeasuredUsage]) -> MeasuredUsage:
     return replace(total_usage(rows), unread=sum(p.unread for p in merged))
 
 
-@dataclass(frozen=True, slots=True)
-class Elsewhere:
-    """A session's requests that another session of the same import bills."""
+class Elsewhere(NamedTuple):
+    """A session's requests that another session of the same import bills. A
+    NamedTuple, as LogRequest is: a frozen dataclass cost about 0.3 ms more of every log
+    read's start-up to build, for a value that most imports never make
+    (docs/performance.md, issue 40's fourteenth session)."""
 
     requests: frozenset[tuple[int, int]]  # (file, line) of each such request
     sessions: tuple[tuple[int, int], ...]  # (the billing session's index, requests), in order

@@ -429,7 +429,7 @@ def _searched(registry: Registry | None, ps: PickerState, before: PickerState) -
         or utf8_size_above(query, limit_of("query"))  # a search is a few words, not a page
     ):
         return dataclasses.replace(ps, found=None, searched=query, matches=())
-    from budgetcore.registry.models import picks  # noqa: PLC0415 - after ready
+    from budgetcore.registry.picks import picks  # noqa: PLC0415 - after ready
 
     within = registry
     if before.searched is not None and before.matches and query.startswith(before.searched):
