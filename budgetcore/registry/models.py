@@ -238,87 +238,47 @@ def _decoded(line: str) -> Any:
     return json.loads(line.removesuffix(","), parse_float=Decimal)
 
 
-#: How many names a laid-out file's rows are found by in its text before they are all
-#: indexed by name at once (:class:`_Rows`): a find scans up to the whole text (about
-#: 0.1 ms), and the index costs about fifteen of them.
-_FINDS_BEFORE_INDEX = 16
-
-
 class _Rows(Mapping[str, _Row]):
     """The file's rows by name, each decoded and made a :class:`_Row` when first asked
     for. A log's replay looks up the few models it names, where decoding and making all
     3,344 rows was 64 M instructions, about 15 % of a one-session import
-    (docs/performance.md); a search or a picker makes them all, in one decode.
+    (docs/performance.md); a search or a picker makes them all, in one decode."""
 
-    In a file laid out one row a line (:func:`_laid_out`), a name's row is first found in
-    the text, the last line that starts with it (as a dict of the lines by name keeps
-    the last): splitting the text into lines and indexing all 3,344 names took 1.5 ms
-    of every log read's start-up (docs/performance.md, issue 40's fourteenth session).
-    The lines are indexed by name on the first iteration, or past
-    :data:`_FINDS_BEFORE_INDEX` finds."""
-
-    __slots__ = ("_all", "_every", "_finds", "_made", "_providers", "_raw", "_text")
+    __slots__ = ("_all", "_every", "_made", "_providers", "_raw")
 
     def __init__(
         self,
-        raw: Mapping[str, str | list[Any]] | None,
-        every: Sequence[str] | Sequence[list[Any]] | None,
+        raw: Mapping[str, str | list[Any]],
+        every: Sequence[str] | Sequence[list[Any]],
         providers: Sequence[str],
-        text: str = "",
     ) -> None:
-        # name -> its line of the file, or its row already decoded; None: found in text
-        self._raw = raw
+        self._raw = raw  # name -> its line of the file, or its row already decoded
         self._every = every  # every row in the file's order, the same kind of value
-        self._text = text  # "\n" and the laid-out rows' lines (raw is None)
-        self._finds = 0
         self._providers = providers
         self._made: dict[str, _Row] = {}
         self._all: tuple[_Row, ...] | None = None
 
-    def _indexed(self) -> Mapping[str, str | list[Any]]:
-        if self._raw is None:
-            lines = self._text[1:].split("\n")
-            self._every = lines
-            self._raw = {line[2 : line.find('"', 2)]: line for line in lines}
-        return self._raw
-
-    def _found(self, name: str) -> str | list[Any] | None:
-        if self._raw is not None or self._finds >= _FINDS_BEFORE_INDEX:
-            return self._indexed().get(name)
-        self._finds += 1
-        if '"' in name:  # a line's name ends at its first quote: no name holds one
-            return None
-        text = self._text
-        at = text.rfind(f'\n["{name}"')
-        if at < 0:
-            return None
-        stop = text.find("\n", at + 1)
-        return text[at + 1 : stop if stop >= 0 else len(text)]
-
     def __getitem__(self, name: str) -> _Row:
         row = self._made.get(name)
         if row is None:
-            raw = self._found(name)
-            if raw is None:
-                raise KeyError(name)
+            raw = self._raw[name]
             row = _row_of(_decoded(raw) if type(raw) is str else raw, self._providers)
             self._made[name] = row
         return row
 
     def __contains__(self, name: object) -> bool:
-        return name in self._made or (isinstance(name, str) and self._found(name) is not None)
+        return name in self._raw
 
     def __iter__(self) -> Iterator[str]:
-        return iter(self._indexed())
+        return iter(self._raw)
 
     def __len__(self) -> int:
-        return len(self._indexed())
+        return len(self._raw)
 
     def every(self) -> tuple[_Row, ...]:
         """Every row, in the file's order."""
         if self._all is None:
-            self._indexed()
-            every: Sequence[Any] = self._every or ()
+            every: Sequence[Any] = self._every
             if every and type(every[0]) is str:  # one decode for them all
                 every = _decoded("[" + ",".join(r.removesuffix(",") for r in every) + "]")
             self._all = tuple(_row_of(r, self._providers) for r in every)
@@ -689,16 +649,12 @@ _ROWS_START = ',\n"rows":[\n'
 _ROWS_END = "\n]}"
 
 
-#: A line of the rows that does not start as a row written by scripts/refresh_models.py.
-_NOT_A_ROW = r'\n(?!\[")'
-
-
-def _laid_out(text: str | bytes) -> tuple[Any, str] | None:
-    """The header decoded, and ``"\\n"`` and the rows' lines undecoded, when ``text`` is
-    laid out as scripts/refresh_models.py writes it (one row a line, each starting with
-    its name) and no row holds an escape: a name is then its line's first string, read
-    without decoding the rest. None for any other text, which is decoded whole. JSON
-    strings hold no raw line break, so the markers can only be the file's own."""
+def _laid_out(text: str | bytes) -> tuple[Any, dict[str, str], list[str]] | None:
+    """The header decoded, and the rows' lines undecoded (by name, and all of them in
+    order), when ``text`` is laid out as scripts/refresh_models.py writes it and no row
+    holds an escape: a name is then its line's first string, read without decoding the
+    rest. None for any other text, which is decoded whole. JSON strings hold no raw line
+    break, so the markers can only be the file's own."""
     if isinstance(text, bytes):
         if not text.startswith(b"{"):  # UTF-16 or -32, which json.loads also reads
             return None
@@ -707,12 +663,13 @@ def _laid_out(text: str | bytes) -> tuple[Any, str] | None:
     end = text.rfind(_ROWS_END)
     if start < 0 or end < start or text[end + len(_ROWS_END) :].strip():
         return None
-    # From the marker's own line break: each row's line then follows a "\n".
-    rows = text[start + len(_ROWS_START) - 1 : end]
-    if "\\" in rows or not rows.startswith('\n["') or re.search(_NOT_A_ROW, rows):
+    body = text[start + len(_ROWS_START) : end]
+    lines = body.split("\n")
+    if "\\" in body or not body.startswith('["') or body.count('\n["') != len(lines) - 1:
         return None
+    names = [line[2 : line.find('"', 2)] for line in lines]
     header = json.loads(text[:start] + "}", parse_float=Decimal)
-    return header, rows
+    return header, dict(zip(names, lines, strict=True)), lines
 
 
 def parse_registry(text: str | bytes) -> Registry:
@@ -722,7 +679,7 @@ def parse_registry(text: str | bytes) -> Registry:
     # Prices are strings in the file; a float slipped in by hand would still stay exact.
     laid_out = _laid_out(text)
     if laid_out is not None:
-        data, rows = laid_out
+        data, by_name, lines = laid_out
     else:
         data = json.loads(text, parse_float=Decimal)
     if not isinstance(data, dict) or data.get("format") != _FORMAT:
@@ -747,7 +704,7 @@ def parse_registry(text: str | bytes) -> Registry:
     )
     providers: Sequence[str] = data["providers"]
     if laid_out is not None:
-        index = _Rows(None, None, providers, rows)
+        index = _Rows(by_name, lines, providers)
     else:
         raws: list[list[Any]] = data["rows"]
         index = _Rows({raw[0]: raw for raw in raws}, raws, providers)
