@@ -81,7 +81,7 @@ def test_the_cli_reads_a_compressed_file_and_prefers_the_plain_one_in_a_folder()
     assert plan.not_read == (f"{DAY}/{NAME}.zst",)
     folder = run_cli(["replay", "--log", str(both), "--usage", "--format", "jsonl"])
     assert folder.code == 0, folder.err
-    assert "not read: 1 file that" in folder.err
+    assert "not read as sessions: 1 file" in folder.err
 
 
 def test_without_a_decoder_the_file_says_so(monkeypatch: pytest.MonkeyPatch) -> None:
