@@ -136,6 +136,14 @@ def test_a_batch_of_stamps_takes_the_fast_form_at_once() -> None:
         assert millis_of(stamps) == [1_767_225_600_000 + 7_777 * i for i in range(512)]
 
 
+def test_a_batch_of_a_few_stamps_is_timed_one_by_one() -> None:
+    """A small session's batch skips the batch's passes, which cost more than its few
+    stamps read one by one (docs/performance.md, issue 40's per-session round)."""
+    stamps: list[object] = [stamp_of(1_767_225_600_000 + 7_777 * i) for i in range(15)]
+    with patch.object(reader, "_month_of", side_effect=AssertionError("the batch's passes")):
+        assert millis_of(stamps) == [1_767_225_600_000 + 7_777 * i for i in range(15)]
+
+
 # ------------------------------------------------------------------ the compiled decoder
 
 
