@@ -10,10 +10,12 @@ property on generated requests is tests/property/test_packed_properties.py).
 
 from __future__ import annotations
 
+import dataclasses
 import pickle
 import sqlite3
 from functools import partial
 from pathlib import Path
+from typing import Any
 
 import pytest
 
@@ -236,3 +238,25 @@ def test_a_database_is_told_by_its_first_bytes_without_a_file_object(
     assert replay_cmds._is_database(str(db))
     assert not replay_cmds._is_database(str(lines))
     assert not replay_cmds._is_database(str(tmp_path / "missing.db"))
+
+
+def test_a_database_s_sessions_are_not_copied_for_their_names(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Each session of a database keeps the reader's name (``<file>#<session id>``,
+    printable as it is): none is copied to be named again (docs/performance.md, issue
+    40's per-session round)."""
+    path = tmp_path / "opencode.db"
+    _bench_db(path, 3, 4)
+    copied: list[str] = []
+    replace = dataclasses.replace
+
+    def counted(obj: Any, /, **changes: Any) -> Any:
+        if isinstance(obj, ParsedLog):
+            copied.append(obj.name)
+        return replace(obj, **changes)
+
+    monkeypatch.setattr(dataclasses, "replace", counted)
+    logs = list(replay_cmds.log_sessions(str(path), None, "opencode.db"))
+    assert [log.name.split("#")[0] for log in logs] == ["opencode.db"] * 3
+    assert copied == []

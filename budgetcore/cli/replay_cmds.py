@@ -690,8 +690,6 @@ def log_sessions(path: str, fmt: str | None, shown: str) -> Generator[Any, None,
     them over so (OpenCode's database): a folder's read measures each and keeps what
     its output needs before the next is read (docs/performance.md). The file is
     closed when the iteration ends or is closed."""
-    import dataclasses  # noqa: PLC0415
-
     from budgetcore.replay.logs import database_sessions, read_sessions  # noqa: PLC0415
 
     db = _read_only(path) if path != "-" else None
@@ -699,7 +697,7 @@ def log_sessions(path: str, fmt: str | None, shown: str) -> Generator[Any, None,
         try:
             with collector_paused():
                 for log in database_sessions(db, shown, fmt):
-                    yield dataclasses.replace(log, name=_shown(log.name or shown))
+                    yield _named(log, shown)
         finally:
             db.close()
         return
@@ -710,7 +708,20 @@ def log_sessions(path: str, fmt: str | None, shown: str) -> Generator[Any, None,
     finally:
         stream.close()
     for log in logs:
-        yield dataclasses.replace(log, name=_shown(log.name or shown))
+        yield _named(log, shown)
+
+
+def _named(log: Any, shown: str) -> Any:
+    """A database's session named as shown (:func:`_shown`), or ``shown`` where it has
+    no name; ``log`` itself where its name is shown as it is, the reader's
+    ``<shown>#<session id>`` of printable ids: each session of a database (2,000 in
+    the bench's OpenCode folder) was copied for its name (dataclasses.replace)."""
+    name = _shown(log.name or shown)
+    if name == log.name:
+        return log
+    import dataclasses  # noqa: PLC0415
+
+    return dataclasses.replace(log, name=name)
 
 
 def _whole_database(runs: list[Any], name: str) -> list[Any]:
