@@ -10,10 +10,12 @@ property on generated requests is tests/property/test_packed_properties.py).
 
 from __future__ import annotations
 
+import dataclasses
 import pickle
 import sqlite3
 from functools import partial
 from pathlib import Path
+from typing import Any
 
 import pytest
 
@@ -180,3 +182,81 @@ def test_a_replayed_session_is_kept_whole() -> None:
     assert kept(run) is run
     usage = run_session(name, log, scenario=None, options=None, replay_it=False)
     assert kept(usage).log is not usage.log
+
+
+def test_a_one_file_session_is_read_under_its_folder_name_and_not_copied(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """A folder's session of one file is read under its path inside the folder, as
+    the folder shows it: the log the reader made is the run's, with no copy renaming
+    it and its ledger (docs/performance.md, issue 40's per-session round). A session
+    of several files names them as before (the ledger: inside the folder)."""
+    root = str(LOGS / "pi" / "basic")
+    name = (
+        "sessions/--home-user-proj--/"
+        "2025-11-24T10-00-00-000Z_11111111-1111-4111-8111-111111111111.jsonl"
+    )
+    renamed = replay_cmds._renamed
+
+    def refused(log: ParsedLog, names: list[str]) -> ParsedLog:
+        assert len(names) > 1, "a session of one file renamed after its read"
+        return renamed(log, names)
+
+    monkeypatch.setattr(replay_cmds, "_renamed", refused)
+    settings = (root, None, None, None, False)
+    run = replay_cmds._session_run(settings, (name, [name]))
+    assert run.log is not None
+    assert (run.log.name, run.log.files) == (name, (name,))
+    assert [f.name for f in run.log.ledger] == [name]
+    root = str(LOGS / "droid" / "totals" / "sessions")
+    files = [
+        "-home-user-proj/bbbbbbbb-0000-4000-8000-000000000001.settings.json",
+        "-home-user-proj/bbbbbbbb-0000-4000-8000-000000000001.jsonl",
+    ]
+    run = replay_cmds._session_run((root, None, None, None, False), (files[0], files))
+    assert run.log is not None
+    assert (run.log.name, run.log.files) == (files[0], tuple(files))
+    assert [f.name for f in run.log.ledger] == files
+
+
+def test_a_database_is_told_by_its_first_bytes_without_a_file_object(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Asked of every session file of a folder: a descriptor and one read, no file
+    object (docs/performance.md, issue 40's per-session round)."""
+    db = tmp_path / "opencode.db"
+    with sqlite3.connect(db) as con:
+        con.execute("CREATE TABLE t (x)")
+    con.close()
+    lines = tmp_path / "s.jsonl"
+    lines.write_bytes(b'{"type":"session"}\n')
+
+    def refused(*_args: object, **_kwargs: object) -> object:
+        raise AssertionError("a file object was made")
+
+    monkeypatch.setattr(replay_cmds, "open", refused, raising=False)
+    assert replay_cmds._is_database(str(db))
+    assert not replay_cmds._is_database(str(lines))
+    assert not replay_cmds._is_database(str(tmp_path / "missing.db"))
+
+
+def test_a_database_s_sessions_are_not_copied_for_their_names(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Each session of a database keeps the reader's name (``<file>#<session id>``,
+    printable as it is): none is copied to be named again (docs/performance.md, issue
+    40's per-session round)."""
+    path = tmp_path / "opencode.db"
+    _bench_db(path, 3, 4)
+    copied: list[str] = []
+    replace = dataclasses.replace
+
+    def counted(obj: Any, /, **changes: Any) -> Any:
+        if isinstance(obj, ParsedLog):
+            copied.append(obj.name)
+        return replace(obj, **changes)
+
+    monkeypatch.setattr(dataclasses, "replace", counted)
+    logs = list(replay_cmds.log_sessions(str(path), None, "opencode.db"))
+    assert [log.name.split("#")[0] for log in logs] == ["opencode.db"] * 3
+    assert copied == []

@@ -136,7 +136,34 @@ def test_a_batch_of_stamps_takes_the_fast_form_at_once() -> None:
         assert millis_of(stamps) == [1_767_225_600_000 + 7_777 * i for i in range(512)]
 
 
+def test_a_batch_of_a_few_stamps_is_timed_one_by_one() -> None:
+    """A small session's batch skips the batch's passes, which cost more than its few
+    stamps read one by one (docs/performance.md, issue 40's per-session round)."""
+    stamps: list[object] = [stamp_of(1_767_225_600_000 + 7_777 * i) for i in range(15)]
+    with patch.object(reader, "_month_of", side_effect=AssertionError("the batch's passes")):
+        assert millis_of(stamps) == [1_767_225_600_000 + 7_777 * i for i in range(15)]
+
+
 # ------------------------------------------------------------------ the compiled decoder
+
+
+@needs_compiled
+def test_a_shape_s_decoder_is_found_without_hashing_the_shape(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """A folder asks for a reader's decoder once per session file: it is kept on its
+    shape (Shape.plans), where a cache keyed by the shape hashed every field of it,
+    nested shapes too (docs/performance.md, issue 40's per-session round)."""
+    from budgetcore.replay.logs import pi, records  # noqa: PLC0415
+
+    first = compiled.record_decoder(pi.LINE)
+    assert first is not None
+
+    def refused(_shape: object) -> int:
+        raise AssertionError("the shape was hashed")
+
+    monkeypatch.setattr(records.Shape, "__hash__", refused)
+    assert compiled.record_decoder(pi.LINE) is first
 
 
 def test_the_generated_lines_give_the_compiled_decoder_lines_to_take() -> None:

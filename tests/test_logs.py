@@ -24,6 +24,7 @@ from budgetcore.replay.logs import (
     parse_codex,
     parse_log,
 )
+from budgetcore.replay.logs.tally import Tally
 from budgetcore.replay.model import Turn
 
 FIXTURES = Path(__file__).parent / "fixtures"
@@ -198,3 +199,37 @@ def test_a_utf16_file_says_so_and_an_unknown_one_names_its_first_line() -> None:
     with pytest.raises(ScenarioError) as info:  # a JSON object of neither format
         parse_log(b'{"a": 1}\n')
     assert [p.code for p in info.value.problems] == ["log-unknown-format"]
+
+
+def test_a_one_file_session_s_ledger_counts_its_requests_without_a_pass(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """A session of one file (most sessions) counts its requests on and off the branch
+    from the lists the series are made of; the count by file and place, a pass over
+    every request, is for sessions of several files (docs/performance.md, issue 40's
+    per-session round). The counts are the pass's: on the branch and abandoned."""
+    from budgetcore.replay.logs import tally as tally_module  # noqa: PLC0415
+
+    def built(files: int) -> Tally:
+        t = tally_module.Tally("pi")
+        for f in range(files):
+            t.open(f"f{f}.jsonl")
+        t.node("main", "a", None)
+        t.node("main", "b", "a")
+        t.node("main", "c", "a")  # b's branch is abandoned: the leaf is c
+        for line, node in ((1, "a"), (2, "b"), (3, "c")):
+            t.request(line, input=10, output=1, model="m", node=node, file=files - 1)
+        return t
+
+    counter = tally_module.Counter
+
+    def spied(*args: object) -> object:
+        assert not args or not isinstance(args[0], zip), "a pass over every request"
+        return counter(*args)
+
+    monkeypatch.setattr(tally_module, "Counter", spied)
+    log = built(1).session("f0.jsonl")
+    assert [f.requests for f in log.ledger] == [(("main", 2, 1),)]
+    monkeypatch.setattr(tally_module, "Counter", counter)
+    two = built(2).session("f0.jsonl")
+    assert [f.requests for f in two.ledger] == [(), (("main", 2, 1),)]
