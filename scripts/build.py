@@ -329,8 +329,15 @@ RESTORE = (
     "API.restoreSnapshot=function(t){",
     "l=JSON.parse(s);return Module.HEAP8.set(t),l};",
 )
+#: The copy first grows the runtime's memory to the heap's size where the snapshot's heap
+#: outgrew it: the memory is the wasm's own (480 pages of 64 KiB, 30 MB, in 314.0.7's
+#: pyodide.asm.wasm), which the loader's ``INITIAL_MEMORY`` does not size, so a heap of
+#: 576 pages failed to boot with "RangeError: offset is out of bounds" (issue 40's
+#: fourteenth session: a registry change grew the heap). ``growMemory`` is Emscripten's
+#: own (the module's scope), which updates the views.
 RESTORE_SLICED = (
-    "l=JSON.parse(s);for(let c=0;c<t.length;c+=1<<23){Module.HEAP8.set(t.subarray(c,c+(1<<23)),c);"
+    "l=JSON.parse(s);if(t.length>Module.HEAP8.length)growMemory(t.length);"
+    "for(let c=0;c<t.length;c+=1<<23){Module.HEAP8.set(t.subarray(c,c+(1<<23)),c);"
     'if(c+(1<<23)<t.length){await(API.config._budgetcorePause??(()=>{}))("copied")}}return l};'
 )
 
@@ -342,6 +349,8 @@ def copy_in_steps(asm: str) -> str:
     start, end = (asm.find(part) for part in RESTORE)
     if any(asm.count(part) != 1 for part in RESTORE) or not 0 < end - start < 600:
         raise SystemExit("build: pyodide.asm.mjs no longer restores its heap as the page expects")
+    if asm.count("var growMemory=") != 1:
+        raise SystemExit("build: pyodide.asm.mjs no longer grows its memory as the page expects")
     return asm.replace(RESTORE[0], "API.restoreSnapshot=async function(t){").replace(
         RESTORE[1], RESTORE_SLICED
     )

@@ -213,3 +213,55 @@ def test_the_page_pyodide_restores_a_snapshot_in_steps(tmp_path: Path) -> None:
         "bootstrapped",
     ]
     assert copies >= 1
+
+
+# A snapshot whose heap outgrew the runtime's own memory (480 pages of 64 KiB in
+# 314.0.7's wasm), restored by the page's copy (argv: Pyodide's folder, the page's).
+RESTORE_GROWN = """
+const [plain, patched] = process.argv.slice(1);
+const { loadPyodide: make } = await import(plain + "pyodide.mjs");
+const maker = await make({ _makeSnapshot: true });
+maker.runPython("big = bytearray(b'x' * 40_000_000)");
+const snapshot = maker.makeMemorySnapshot();
+const { loadPyodide } = await import(patched + "pyodide.mjs");
+const create = (await import(patched + "pyodide.asm.mjs")).default;
+const pause = () => new Promise((done) => setTimeout(done, 0));
+const pyodide = await loadPyodide({
+  indexURL: patched, _loadSnapshot: snapshot, _budgetcorePause: pause,
+  createPyodideModule: (settings) => {
+    settings._budgetcorePause = pause;
+    return create(settings);
+  },
+});
+console.log(JSON.stringify([snapshot.length, pyodide.runPython("big.count(b'x')")]));
+"""
+
+
+def test_the_page_pyodide_restores_a_heap_larger_than_its_first_memory(tmp_path: Path) -> None:
+    """A registry change grew the page's snapshot from 480 to 576 pages, and the page no
+    longer booted ("RangeError: offset is out of bounds" in restoreSnapshot): the heap
+    was copied into the wasm's own memory, 480 pages, which the loader's INITIAL_MEMORY
+    does not size. The page's copy grows the memory first (copy_in_steps)."""
+    if NODE is None or not ASM.exists():
+        pytest.skip("node and node_modules' Pyodide are needed")
+    build = _build()
+    src = ASM.parent
+    (tmp_path / "pyodide.mjs").write_text(
+        build.page_pyodide((src / "pyodide.mjs").read_text(encoding="utf-8")), encoding="utf-8"
+    )
+    (tmp_path / "pyodide.asm.mjs").write_text(
+        build.page_asm(ASM.read_text(encoding="utf-8")), encoding="utf-8"
+    )
+    for name in ("pyodide.asm.wasm", "python_stdlib.zip", "pyodide-lock.json"):
+        (tmp_path / name).symlink_to(src / name)
+    out = subprocess.run(
+        [NODE, "--input-type=module", "-e", RESTORE_GROWN, f"{src}/", f"{tmp_path}/"],
+        capture_output=True,
+        check=False,
+        text=True,
+        timeout=300,
+    )
+    assert out.returncode == 0, out.stderr[-2000:]
+    size, count = json.loads(out.stdout)
+    assert size > 480 * 65536 + 40_000_000 // 2  # the heap outgrew the first memory
+    assert count == 40_000_000
