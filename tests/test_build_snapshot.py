@@ -141,6 +141,25 @@ def test_the_build_stops_when_pyodide_bootstraps_or_receives_its_instance_otherw
         build.copy_in_steps("API.restoreSnapshot=function(t){return Module.HEAP8.set(t)};")
 
 
+def _page_pyodide(folder: Path) -> Path:
+    """The page's pyodide.mjs and pyodide.asm.mjs (page_pyodide, page_asm) written in
+    ``folder`` beside links to Pyodide's other files; Pyodide's own folder returned
+    (the oracle's). Skips without node or node_modules' Pyodide."""
+    if NODE is None or not ASM.exists():
+        pytest.skip("node and node_modules' Pyodide are needed")
+    build = _build()
+    src = ASM.parent
+    (folder / "pyodide.mjs").write_text(
+        build.page_pyodide((src / "pyodide.mjs").read_text(encoding="utf-8")), encoding="utf-8"
+    )
+    (folder / "pyodide.asm.mjs").write_text(
+        build.page_asm(ASM.read_text(encoding="utf-8")), encoding="utf-8"
+    )
+    for name in ("pyodide.asm.wasm", "python_stdlib.zip", "pyodide-lock.json"):
+        (folder / name).symlink_to(src / name)
+    return src
+
+
 # Restores one memory snapshot with Pyodide's files as shipped, then with the page's
 # (argv: the two folders); prints each one's steps and what Python then computes.
 RESTORE_IN_STEPS = """
@@ -177,18 +196,7 @@ def test_the_page_pyodide_restores_a_snapshot_in_steps(tmp_path: Path) -> None:
     browser's turn between receiveInstance's, the heap copy's slices, the restore's and
     finalizeBootstrap's steps, in that order, and Python then has the snapshot's state;
     Pyodide's own files (the oracle) restore the same snapshot in one go, to the same state."""
-    if NODE is None or not ASM.exists():
-        pytest.skip("node and node_modules' Pyodide are needed")
-    build = _build()
-    src = ASM.parent
-    (tmp_path / "pyodide.mjs").write_text(
-        build.page_pyodide((src / "pyodide.mjs").read_text(encoding="utf-8")), encoding="utf-8"
-    )
-    (tmp_path / "pyodide.asm.mjs").write_text(
-        build.page_asm(ASM.read_text(encoding="utf-8")), encoding="utf-8"
-    )
-    for name in ("pyodide.asm.wasm", "python_stdlib.zip", "pyodide-lock.json"):
-        (tmp_path / name).symlink_to(src / name)
+    src = _page_pyodide(tmp_path)
     out = subprocess.run(
         [NODE, "--input-type=module", "-e", RESTORE_IN_STEPS, f"{src}/", f"{tmp_path}/"],
         capture_output=True,
@@ -242,18 +250,7 @@ def test_the_page_pyodide_restores_a_heap_larger_than_its_first_memory(tmp_path:
     longer booted ("RangeError: offset is out of bounds" in restoreSnapshot): the heap
     was copied into the wasm's own memory, 480 pages, which the loader's INITIAL_MEMORY
     does not size. The page's copy grows the memory first (copy_in_steps)."""
-    if NODE is None or not ASM.exists():
-        pytest.skip("node and node_modules' Pyodide are needed")
-    build = _build()
-    src = ASM.parent
-    (tmp_path / "pyodide.mjs").write_text(
-        build.page_pyodide((src / "pyodide.mjs").read_text(encoding="utf-8")), encoding="utf-8"
-    )
-    (tmp_path / "pyodide.asm.mjs").write_text(
-        build.page_asm(ASM.read_text(encoding="utf-8")), encoding="utf-8"
-    )
-    for name in ("pyodide.asm.wasm", "python_stdlib.zip", "pyodide-lock.json"):
-        (tmp_path / name).symlink_to(src / name)
+    src = _page_pyodide(tmp_path)
     out = subprocess.run(
         [NODE, "--input-type=module", "-e", RESTORE_GROWN, f"{src}/", f"{tmp_path}/"],
         capture_output=True,

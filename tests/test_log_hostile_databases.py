@@ -8,7 +8,9 @@ from __future__ import annotations
 
 import shutil
 import sqlite3
+from collections.abc import Iterator
 from pathlib import Path
+from typing import Any
 
 import pytest
 
@@ -25,6 +27,17 @@ def _cells(path: Path) -> list[tuple[str, str]]:
         return [(t, r[1]) for t in tables for r in db.execute(f"PRAGMA table_info('{t}')")]
     finally:
         db.close()
+
+
+def _every_path(path: Path, folder: Path) -> Iterator[tuple[list[str], Any]]:
+    """A damaged database through every CLI path that reads one (the file's replay,
+    its folder's usage, tune), each argv with its result."""
+    for argv in (
+        ["replay", "--log", str(path), "--format", "table"],
+        ["replay", "--log", str(folder), "--usage", "--format", "jsonl"],
+        ["tune", "--log", str(path), "--format", "jsonl"],
+    ):
+        yield argv, run_cli(argv)
 
 
 @pytest.mark.parametrize("fixture", DATABASES)
@@ -48,12 +61,7 @@ def test_a_text_that_is_not_utf8_in_any_column_is_no_internal_error(
             continue
         finally:
             db.close()
-        for argv in (
-            ["replay", "--log", str(path), "--format", "table"],
-            ["replay", "--log", str(folder), "--usage", "--format", "jsonl"],
-            ["tune", "--log", str(path), "--format", "jsonl"],
-        ):
-            result = run_cli(argv)
+        for argv, result in _every_path(path, folder):
             assert result.code in (0, 2), (table, column, argv[0], result.err)
             assert "internal error" not in result.err, (table, column, result.err)
             if "UTF-8" in result.err:
@@ -83,11 +91,6 @@ def test_a_schema_whose_text_is_not_utf8_is_refused_as_damaged(
         db.commit()
     finally:
         db.close()
-    for argv in (
-        ["replay", "--log", str(path), "--format", "table"],
-        ["replay", "--log", str(folder), "--usage", "--format", "jsonl"],
-        ["tune", "--log", str(path), "--format", "jsonl"],
-    ):
-        result = run_cli(argv)
+    for argv, result in _every_path(path, folder):
         assert result.code in (0, 2), (argv[0], result.err)
         assert "internal error" not in result.err, result.err
