@@ -26,7 +26,8 @@ from budgetcore.replay.asrun import (
 )
 from budgetcore.replay.logs import read_session
 from budgetcore.replay.logs.codex import reasoning_estimate
-from budgetcore.replay.logs.model import LogCompaction, LogRequest, LogSeries, ParsedLog
+from budgetcore.replay.logs.compaction import LogCompaction
+from budgetcore.replay.logs.model import LogRequest, LogSeries, ParsedLog
 from budgetcore.replay.prompt_cache import (
     CACHE_OFF_FROM,
     _thinking_traits,

@@ -24,7 +24,8 @@ from budgetcore.cli.replay_cmds import with_subagents
 from budgetcore.core.contracts import ModelContract
 from budgetcore.errors import ScenarioError
 from budgetcore.registry.models import RegistryModel, Resolution, resolve
-from budgetcore.registry.prices import Prices, PriceTier, request_cost
+from budgetcore.registry.prices import Prices, request_cost
+from budgetcore.registry.tiers import PriceTier
 from budgetcore.replay.logs import claude as claude_mod
 from budgetcore.replay.logs import parse_claude_code, parse_codex, parse_log, read_session
 from budgetcore.replay.logs.folder import plan_folder

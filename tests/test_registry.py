@@ -37,7 +37,8 @@ from budgetcore.registry.models import (
     search,
 )
 from budgetcore.registry.picks import picks
-from budgetcore.registry.prices import Prices, PriceTier, tier_for
+from budgetcore.registry.prices import Prices, tier_for
+from budgetcore.registry.tiers import PriceTier
 from budgetcore.scenario.parse import parse_scenario_json
 from budgetcore.ui.main.view.pickers import how_text
 from tests import litellm_oracle

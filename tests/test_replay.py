@@ -10,7 +10,8 @@ import pytest
 from budgetcore.core.scenario import Scenario
 from budgetcore.errors import ScenarioError
 from budgetcore.registry.models import lookup
-from budgetcore.registry.prices import Prices, PriceTier
+from budgetcore.registry.prices import Prices
+from budgetcore.registry.tiers import PriceTier
 from budgetcore.replay.model import ROW_KEYS, ReplayOptions, Turn
 from budgetcore.replay.options import parse_options, parse_options_json
 from budgetcore.replay.simulate import replay

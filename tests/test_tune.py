@@ -19,7 +19,8 @@ import pytest
 from budgetcore import cli
 from budgetcore.core.scenario import Scenario
 from budgetcore.errors import ScenarioError
-from budgetcore.registry.prices import Prices, PriceTier
+from budgetcore.registry.prices import Prices
+from budgetcore.registry.tiers import PriceTier
 from budgetcore.replay.model import ReplayOptions, Turn
 from budgetcore.replay.options import parse_options_json
 from budgetcore.replay.prepared import prepare

@@ -272,7 +272,7 @@ def test_a_totals_only_session_bills_no_known_count_of_requests_in_the_sessions_
 def test_a_compaction_is_placed_among_the_turns_and_never_after_turn_0(lang: str) -> None:
     """Second walk of December 2026: Copilot CLI's compaction, in a session that keeps
     totals and has no turn, read "line 4: compacted after turn 0"."""
-    from budgetcore.replay.logs.model import LogCompaction  # noqa: PLC0415
+    from budgetcore.replay.logs.compaction import LogCompaction  # noqa: PLC0415
     from budgetcore.ui.replay.logs import _compaction_text  # noqa: PLC0415
 
     panel = with_logs(ReplayPanel(), picked_folder(LOGS / "copilot" / "events"))
@@ -319,7 +319,7 @@ def test_a_compactions_trigger_is_said_in_chinese() -> None:
     """The seventh walk: claude/27-asrun-backtest's two compactions read "触发方式 auto"
     and "触发方式 manual" on the Chinese page, the log's own English words; a trigger
     word we do not know stays the log's, quoted as it was."""
-    from budgetcore.replay.logs.model import LogCompaction  # noqa: PLC0415
+    from budgetcore.replay.logs.compaction import LogCompaction  # noqa: PLC0415
     from budgetcore.ui.replay.logs import _compaction_text  # noqa: PLC0415
 
     panel = with_logs(ReplayPanel(), picked_folder(LOGS / "claude" / "27-asrun-backtest"))

@@ -14,7 +14,7 @@ from budgetcore.registry.models import (
     per_million,
 )
 from budgetcore.registry.peers import PeerView, ReferenceLine
-from budgetcore.registry.prices import PriceTier
+from budgetcore.registry.tiers import PriceTier
 from budgetcore.units import format_int, format_percent
 
 __all__ = ["render_models", "render_table", "resolution_line"]

@@ -33,7 +33,6 @@ if TYPE_CHECKING:
 
 __all__ = [
     "MONEY",
-    "PriceTier",
     "Prices",
     "Rates",
     "Usage",
@@ -47,17 +46,6 @@ __all__ = [
 #: 28 significant digits) never need rounding at this precision, and the traps make sure
 #: none ever happens silently.
 MONEY = Context(prec=120, traps=[Inexact, Rounded])
-
-
-def __getattr__(name: str) -> object:
-    # A price tier lives in registry.tiers, loaded when a model with tiers is priced
-    # (most are not: a read of one without them never builds the class, 0.5 ms of its
-    # start-up, docs/performance.md, issue 40's fourteenth session).
-    if name == "PriceTier":
-        from budgetcore.registry.tiers import PriceTier  # noqa: PLC0415
-
-        return PriceTier
-    raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
 
 
 @dataclass(frozen=True, slots=True, kw_only=True)

@@ -32,9 +32,9 @@ from operator import add, attrgetter, itemgetter, lt, sub
 from typing import Any
 
 from budgetcore.registry.models import Resolution, resolve
+from budgetcore.replay.logs.compaction import LogCompaction
 from budgetcore.replay.logs.model import (
     SUMMARY_SERIES,
-    LogCompaction,
     LogRequest,
     LogSeries,
     ParsedLog,

@@ -11,7 +11,8 @@ from budgetcore.errors import Problem, ScenarioError
 from budgetcore.inputs.jsonio import duplicate, key_problems, load_json, on_line
 from budgetcore.inputs.numbers import MAX_SEED, decimal, whole
 from budgetcore.inputs.text import check_size
-from budgetcore.registry.prices import Prices, PriceTier
+from budgetcore.registry.prices import Prices
+from budgetcore.registry.tiers import PriceTier
 from budgetcore.replay.background import (
     APPENDS,
     BREAKER_FAILURES,

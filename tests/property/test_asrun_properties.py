@@ -10,7 +10,8 @@ from hypothesis import given
 from hypothesis import strategies as st
 
 from budgetcore.replay.asrun import as_run, in_order
-from budgetcore.replay.logs.model import LogCompaction, LogRequest, LogSeries, ParsedLog
+from budgetcore.replay.logs.compaction import LogCompaction
+from budgetcore.replay.logs.model import LogRequest, LogSeries, ParsedLog
 from budgetcore.replay.prompt_cache import (
     cache_lifetime,
     cache_model,

@@ -16,7 +16,8 @@ from hypothesis import strategies as st
 
 from budgetcore.core.contracts import ModelContract
 from budgetcore.registry.models import RegistryModel, Resolution
-from budgetcore.registry.prices import Prices, PriceTier
+from budgetcore.registry.prices import Prices
+from budgetcore.registry.tiers import PriceTier
 from budgetcore.replay.logs.model import LogRequest
 from budgetcore.replay.logs.usage import KINDS, cost_by_kind, measured_usage
 from budgetcore.replay.simulate import price_places, rates_of

@@ -13,7 +13,7 @@ from __future__ import annotations
 
 import io
 from collections.abc import Iterable, Iterator, Sequence
-from typing import IO, TYPE_CHECKING, Any
+from typing import IO, Any
 
 from budgetcore.errors import Problem, ScenarioError
 from budgetcore.replay.logs.agents import (
@@ -54,14 +54,10 @@ from budgetcore.replay.logs.tally import (
 )
 from budgetcore.replay.logs.zst import ZSTD_MAGIC, decompressed
 
-if TYPE_CHECKING:
-    from budgetcore.replay.logs.compaction import LogCompaction
-
 __all__ = [
     "FORMATS",
     "MAX_LOG_REQUESTS",
     "FileLedger",
-    "LogCompaction",
     "LogRequest",
     "LogSeries",
     "NoRequests",
@@ -79,15 +75,6 @@ __all__ = [
     "session_steps",
     "sessions_steps",
 ]
-
-
-def __getattr__(name: str) -> Any:
-    # Loaded when first named, as from replay.logs.model (replay.logs.compaction).
-    if name == "LogCompaction":
-        from budgetcore.replay.logs.compaction import LogCompaction  # noqa: PLC0415
-
-        return LogCompaction
-    raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
 
 
 #: How many lines format detection looks at before it gives up.

@@ -24,9 +24,9 @@ from budgetcore.replay.logs.claude_content import (
     thinks,
     tool_chars,
 )
+from budgetcore.replay.logs.compaction import LogCompaction
 from budgetcore.replay.logs.model import (
     FileLedger,
-    LogCompaction,
     LogRequest,
     LogSeries,
     ParsedLog,

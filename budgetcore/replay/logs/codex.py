@@ -25,9 +25,9 @@ from typing import TYPE_CHECKING, Any
 
 from budgetcore.errors import Problem
 from budgetcore.inputs.numbers import MAX_TOKENS
+from budgetcore.replay.logs.compaction import LogCompaction
 from budgetcore.replay.logs.model import (
     FileLedger,
-    LogCompaction,
     LogRequest,
     LogSeries,
     ParsedLog,

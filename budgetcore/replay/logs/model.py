@@ -35,7 +35,6 @@ __all__ = [
     "FORMATS",
     "SUMMARY_SERIES",
     "FileLedger",
-    "LogCompaction",
     "LogRequest",
     "LogSeries",
     "ParsedLog",
@@ -43,17 +42,6 @@ __all__ = [
     "new_request",
     "summary_series",
 ]
-
-
-def __getattr__(name: str) -> Any:
-    # A log's compaction lives in replay.logs.compaction, loaded when a reader first
-    # records one: a log with none (a Goose or Droid session's totals) never builds the
-    # class, 0.5 ms of the start-up (docs/performance.md, issue 40's fourteenth session).
-    if name == "LogCompaction":
-        from budgetcore.replay.logs.compaction import LogCompaction  # noqa: PLC0415
-
-        return LogCompaction
-    raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
 
 
 #: Every agent's key (budgetcore.replay.logs.agents.AGENTS holds how each is read).

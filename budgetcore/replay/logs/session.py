@@ -36,7 +36,6 @@ if TYPE_CHECKING:
     from budgetcore.replay.whatif import WhatIf
 
 __all__ = [
-    "LogModel",
     "SessionRun",
     "agent_totals",
     "billed_once",
@@ -50,17 +49,6 @@ __all__ = [
     "totals_measured",
     "totals_problem",
 ]
-
-
-def __getattr__(name: str) -> object:
-    # The scenario's model a log implies lives in replay.logs.log_model, loaded by a
-    # replay (log_model): a usage-only read never builds the class, 0.5 ms of its
-    # start-up (docs/performance.md, issue 40's fourteenth session).
-    if name == "LogModel":
-        from budgetcore.replay.logs.log_model import LogModel  # noqa: PLC0415
-
-        return LogModel
-    raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
 
 
 def log_model(

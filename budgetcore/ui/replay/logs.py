@@ -18,7 +18,8 @@ from budgetcore.ui.replay.state import LoadedLog, ReplayPanel
 from budgetcore.units import format_int, format_money
 
 if TYPE_CHECKING:
-    from budgetcore.replay.logs.model import LogCompaction, ParsedLog
+    from budgetcore.replay.logs.compaction import LogCompaction
+    from budgetcore.replay.logs.model import ParsedLog
     from budgetcore.replay.logs.usage import MeasuredUsage, ModelUsage
     from budgetcore.replay.whatif import WhatIf
 

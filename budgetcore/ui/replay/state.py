@@ -46,7 +46,7 @@ if TYPE_CHECKING:  # the replay modules load when the panel first draws, not on 
     from budgetcore.replay.background import Retries, Timing
     from budgetcore.replay.logs import ParsedLog
     from budgetcore.replay.logs.folder import SessionFiles
-    from budgetcore.replay.logs.session import LogModel
+    from budgetcore.replay.logs.log_model import LogModel
     from budgetcore.replay.logs.usage import MeasuredUsage
     from budgetcore.replay.model import Replay, ReplayOptions, Turn
     from budgetcore.replay.prepared import Known
