@@ -18,12 +18,12 @@ import pytest
 
 from budgetcore.errors import ScenarioError
 from budgetcore.replay.logs import (
-    LogCompaction,
     detect_format,
     parse_claude_code,
     parse_codex,
     parse_log,
 )
+from budgetcore.replay.logs.compaction import LogCompaction
 from budgetcore.replay.logs.tally import Tally
 from budgetcore.replay.model import Turn
 
