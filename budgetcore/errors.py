@@ -162,6 +162,11 @@ class Problem:
     # said in the reader's language.
     marks: tuple[str, ...] = ()
     keys: tuple[str, ...] = ()
+    # A list the sentence names, each item with its count, as data (a log with no
+    # request: its ledger's kinds of entry). The English param that says it is rendered
+    # from it at the raise site; the page says each item in its language from these,
+    # never by splitting the English back (a kind may hold ", " or end in digits).
+    counts: tuple[tuple[str, int], ...] = ()
 
     def __post_init__(self) -> None:
         # A path echoes keys the input chose (a 10 MB unknown key): shorten it like a value.

@@ -879,6 +879,38 @@ def test_a_file_without_a_request_lists_its_entries_in_chinese() -> None:
     assert entries in en
 
 
+def test_a_file_without_a_request_says_its_entries_from_data_not_from_the_english() -> None:
+    """The page said a no-request file's kinds of entry by splitting the reader's
+    English list back at ", " and the last space: a record type of the log's own that
+    holds ", " (any text an agent writes) broke the split, and the whole list stayed in
+    English on the Chinese page ("(zero usage)" among it). The problem carries the kinds
+    and counts as data; each is said from them, the log's type name as written."""
+    pi = (
+        b'{"type":"session","id":"33333333-3333-4333-8333-333333333333",'
+        b'"timestamp":"2025-11-20T23:33:00.000Z","cwd":"/p"}\n'
+        b'{"type":"message","timestamp":"2025-11-20T23:33:02.000Z","message":'
+        b'{"role":"assistant","content":[],"provider":"anthropic","model":"claude-sonnet-4-5",'
+        b'"usage":{"input":0,"output":0,"cacheRead":0,"cacheWrite":0}}}\n'
+        b'{"type":"note, kept 2","timestamp":"2025-11-20T23:33:03.000Z"}\n'
+    )
+    name = "sessions/--p--/2025-11-20T23-33-00-000Z_33333333-3333-4333-8333-333333333333.jsonl"
+    state = reduce(initial_state(), ReplaySourceChosen("log"))
+    state = reduce(state, ReplayLogsLoaded(((name, pi),)))
+    while state.importing is not None:
+        state = reduce(state, JobStep("import"))
+    (bad,) = [x for x in state.replay.logs if x.log is None]
+    (problem,) = [p for p in bad.error if p.code == "log-no-requests"]
+    assert dict(problem.counts) == {
+        "session": 1,
+        "message/assistant (zero usage)": 1,
+        "note, kept 2": 1,
+    }
+    zh = html.unescape(str(logs_html(state.replay, "zh", wide=True)))
+    assert "message/assistant 条目(用量为零) 1" in zh
+    assert "note, kept 2 1" in zh
+    assert "(zero usage)" not in zh
+
+
 def test_what_a_file_that_looks_like_an_agent_s_lacks_is_said_in_chinese() -> None:
     """The tenth walk (390 px, Chinese, a folder with one damaged file of each kind): a
     Gemini CLI chat without its messages read "日志文件看起来是 Gemini CLI 文件,但has no

@@ -11,9 +11,10 @@ from __future__ import annotations
 
 import dataclasses
 
-from budgetcore.errors import Problem
+from budgetcore.errors import Problem, shown_text
 from budgetcore.messages import CATALOGUE, t
 from budgetcore.replay.logs.codex import NO_INFO
+from budgetcore.units import format_int
 
 __all__ = ["ENTRY_KEYS", "ENTRY_PREFIXES", "ENTRY_SUFFIXES", "entry_kind", "said_in"]
 
@@ -98,7 +99,8 @@ def said_in(p: Problem, lang: str) -> Problem:
     """``p`` with the parameters a reader wrote in English said in ``lang``: a file with
     no request's kinds of entry (``replay.logs.no_requests``: "message/user 2,
     message/assistant (zero usage) 1"), each as the ledger says it and joined by the
-    language's separator; what a file that looks like an agent's lacks. Any other
+    language's separator, from the kinds and counts the problem carries (never the
+    English split back); what a file that looks like an agent's lacks. Any other
     problem as it is."""
     params = dict(p.params)
     if p.code == "log-looks-like":
@@ -110,13 +112,9 @@ def said_in(p: Problem, lang: str) -> Problem:
                 params["missing"] = t(key, lang)
                 return dataclasses.replace(p, params=tuple(params.items()))
         return p
-    entries = params.get("entries", "")
-    if p.code != "log-no-requests" or not entries or entries == "none":
-        return p
-    items = [e.rpartition(" ") for e in entries.split(", ")]
-    if not all(kind and n for kind, _, n in items):
+    if p.code != "log-no-requests" or not p.counts:
         return p
     params["entries"] = t("msg.item-sep", lang).join(
-        f"{entry_kind(k, lang)} {n}" for k, _, n in items
+        f"{shown_text(entry_kind(k, lang))} {format_int(n)}" for k, n in p.counts
     )
     return dataclasses.replace(p, params=tuple(params.items()))

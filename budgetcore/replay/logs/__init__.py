@@ -11,6 +11,7 @@ dropped with its line: nothing here keeps, shows or sends it.
 
 from __future__ import annotations
 
+import dataclasses
 import io
 from collections.abc import Iterable, Iterator, Sequence
 from typing import IO, Any
@@ -316,7 +317,8 @@ def no_requests(log: ParsedLog) -> ScenarioError:
     for f in log.ledger:
         for kind, n in f.entries:
             kinds[kind] = kinds.get(kind, 0) + n
-    entries = ", ".join(f"{k} {n:,}" for k, n in sorted(kinds.items(), key=lambda kv: -kv[1]))
+    counts = tuple(sorted(kinds.items(), key=lambda kv: -kv[1]))
+    entries = ", ".join(f"{k} {n:,}" for k, n in counts)
     found = agent(log.format)
     fmt = log.format if found is None else found.name
     first = Problem.coded(
@@ -327,6 +329,7 @@ def no_requests(log: ParsedLog) -> ScenarioError:
         malformed=f"{malformed:,}",
         entries=entries or "none",
     )
+    first = dataclasses.replace(first, counts=counts)
     # Where the agent writes its counts, where it says (what the file lacks).
     lacks = [Problem.coded("log", found.no_request)] if found and found.no_request else []
     named = [first, *lacks, *log.skipped[:_NAMED_LINES]]
