@@ -10,6 +10,7 @@ import sys
 from collections.abc import Callable, Iterator
 from dataclasses import dataclass
 from decimal import Decimal
+from fractions import Fraction
 from pathlib import Path
 from typing import Any, TypeVar
 
@@ -281,3 +282,34 @@ def picked_folder(folder: Path) -> tuple[tuple[str, bytes], ...]:
         for p in sorted(folder.rglob("*"))
         if p.is_file()
     )
+
+
+def segment_meets_box(
+    a: tuple[Fraction, Fraction],
+    b: tuple[Fraction, Fraction],
+    box: tuple[Fraction, Fraction, Fraction, Fraction],
+) -> bool:
+    """Whether the segment a-b meets the box (left, top, right, bottom), clipped exactly
+    (Liang-Barsky in fractions): the timeline labels' check, of the geometry's boxes
+    (tests/test_timeline_labels.py) and of Chromium's (the browser test), in one home."""
+    (x0, y0), (x1, y1) = a, b
+    left, top, right, bottom = box
+    lo, hi = Fraction(0), Fraction(1)
+    for p, q in (
+        (x0 - x1, x0 - left),
+        (x1 - x0, right - x0),
+        (y0 - y1, y0 - top),
+        (y1 - y0, bottom - y0),
+    ):
+        if p == 0:
+            if q < 0:
+                return False
+            continue
+        r = Fraction(q) / p
+        if p < 0:
+            lo = max(lo, r)
+        else:
+            hi = min(hi, r)
+        if lo > hi:
+            return False
+    return True

@@ -25,6 +25,7 @@ from budgetcore.ui.events import (
 from budgetcore.ui.replay.view import render_replay
 from budgetcore.ui.update import initial_state, reduce
 from tests.growth_log_helpers import growing_claude_log
+from tests.helpers import segment_meets_box
 
 # (the window's width, the replay panel's inner width the shell measures there)
 WIDTHS = [(1440, 1342), (390, 358), (320, 288)]
@@ -45,27 +46,8 @@ def _timeline(lang: str, width: int, panel: int, top: int) -> str:
 
 
 def _crosses(box: Box, a: tuple[int, int], b: tuple[int, int]) -> bool:
-    """Whether the segment a-b meets the box (clipped exactly, Liang-Barsky)."""
-    (x0, y0), (x1, y1) = a, b
-    lo, hi = Fraction(0), Fraction(1)
-    for p, q in (
-        (x0 - x1, x0 - box.x0),
-        (x1 - x0, box.x1 - x0),
-        (y0 - y1, y0 - box.y0),
-        (y1 - y0, box.y1 - y0),
-    ):
-        if p == 0:
-            if q < 0:
-                return False
-            continue
-        r = Fraction(q, p)
-        if p < 0:
-            lo = max(lo, r)
-        else:
-            hi = min(hi, r)
-        if lo > hi:
-            return False
-    return True
+    ends = (Fraction(a[0]), Fraction(a[1])), (Fraction(b[0]), Fraction(b[1]))
+    return segment_meets_box(*ends, tuple(map(Fraction, (box.x0, box.y0, box.x1, box.y1))))
 
 
 @pytest.mark.parametrize(("width", "panel"), WIDTHS)
@@ -126,3 +108,14 @@ def test_the_labels_are_placed_once_for_a_scrub_and_a_k_below_the_band() -> None
         again = str(render_replay(state).html["replay-timeline"])
         assert _placed_labels.cache_info().misses == placed, event
         assert _LABEL.findall(again) == _LABEL.findall(first)
+
+
+def test_the_clip_check_meets_what_crosses_or_touches_and_not_what_passes_by() -> None:
+    """The check the label tests rely on can say both answers (a check that always said
+    "clear" would pass every label)."""
+    box = Box(10, 10, 20, 20)
+    assert _crosses(box, (0, 0), (30, 30))  # through the middle
+    assert _crosses(box, (0, 10), (10, 10))  # touching a corner
+    assert _crosses(box, (12, 12), (13, 13))  # inside
+    assert not _crosses(box, (0, 0), (30, 9))  # under its top edge, never in it
+    assert not _crosses(box, (21, 0), (21, 30))  # beside it

@@ -14,6 +14,7 @@ import pytest
 
 from tests.browser.conftest import _page_at
 from tests.growth_log_helpers import growing_claude_log
+from tests.helpers import segment_meets_box
 
 pytestmark = pytest.mark.browser
 
@@ -43,28 +44,10 @@ def _exact(v: float) -> Fraction:
 
 
 def _crosses(box: tuple[Fraction, ...], a: list[float], b: list[float]) -> bool:
-    """Whether the segment a-b meets the box (Liang-Barsky, in exact fractions)."""
+    """Whether the segment a-b (Chromium's pixels, read exactly) meets the box."""
     x0, y0, x1, y1 = map(_exact, (*a, *b))
     left, top, right, bottom = box
-    lo, hi = Fraction(0), Fraction(1)
-    for p, q in (
-        (x0 - x1, x0 - left),
-        (x1 - x0, right - x0),
-        (y0 - y1, y0 - top),
-        (y1 - y0, bottom - y0),
-    ):
-        if p == 0:
-            if q < 0:
-                return False
-            continue
-        r = q / p
-        if p < 0:
-            lo = max(lo, r)
-        else:
-            hi = min(hi, r)
-        if lo > hi:
-            return False
-    return True
+    return segment_meets_box((x0, y0), (x1, y1), (left, top, right, bottom))
 
 
 @pytest.mark.parametrize(("width", "height"), [(1440, 900), (390, 844)])
