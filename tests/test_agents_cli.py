@@ -58,6 +58,7 @@ def test_each_agents_data_folder_is_read_as_the_agent_lays_it_out(
         {
             "agent": agent,
             "sessions": sessions,
+            "sessions_not_read": 0,
             "requests": total["requests"],
             "cost": total["measured"]["cost"],  # type: ignore[index]
             "known_cost": total["measured"]["known_cost"],  # type: ignore[index]

@@ -82,9 +82,13 @@ def test_a_session_with_nothing_billable_leaves_the_total_known_as_ccusage_s_sum
     assert cost is not None
     assert Decimal(cost) == Decimal(total["measured"]["known_cost"])
     assert abs(Decimal(cost) - _ccusage_sum(agent, fixture)) <= CENT_MICRO
-    # The group of sessions not read is known too: nothing in it cost anything.
-    groups = {a["agent"]: a for a in total["agents"]}
-    assert (groups[None]["cost"], groups[None]["sessions"]) == ("0", 1)
+    # The session not read counts as its agent's (the read told whose file it is), and
+    # leaves that agent's total known: nothing in it cost anything.
+    (group,) = [a for a in total["agents"] if a["sessions_not_read"]]
+    assert group["agent"] is not None
+    assert group["sessions_not_read"] == 1
+    assert group["cost"] is not None
+    assert group["cost"] == group["known_cost"]
 
 
 @pytest.mark.parametrize(
@@ -140,9 +144,12 @@ def test_a_session_that_may_have_cost_keeps_the_total_unknown(fixture: str, why:
     assert total["measured"]["cost"] is None
     known = Decimal(total["measured"]["known_cost"])
     assert abs(known - _ccusage_sum("pi", fixture)) <= CENT_MICRO
-    groups = {a["agent"]: a for a in total["agents"]}
-    assert groups[None]["cost"] is None
-    assert groups["pi"]["cost"] is not None
+    # pi's own total is unknown too: the file read to its end was pi's, and a total
+    # of pi's other sessions alone looked complete beside a "not read" row.
+    ((group),) = total["agents"]
+    assert (group["agent"], group["sessions_not_read"]) == ("pi", 1)
+    assert group["cost"] is None
+    assert Decimal(group["known_cost"]) == known
 
 
 def test_the_table_says_which_unread_sessions_count_as_nothing() -> None:

@@ -377,6 +377,42 @@ def test_a_mixed_folder_gives_one_total_per_agent_as_the_cli(tmp_path: Path, lan
 
 
 @pytest.mark.parametrize("lang", ["en", "zh"])
+def test_an_agent_s_session_not_read_makes_that_agent_s_total_unknown(
+    tmp_path: Path, lang: str
+) -> None:
+    """A pi file read to its end with no request in it, but a response without usage
+    (it may have cost something), sat in a "not read" row while pi's row showed the
+    other session's $0.0444 as pi's whole cost: a partial total that looked complete.
+    The read told whose file it was; it counts as pi's, and pi's total is unknown (at
+    least $0.0444), on the page as in the CLI's table and JSON."""
+    folder = tmp_path / "logs"
+    shutil.copytree(LOGS / "pi" / "assistant-no-usage" / "sessions", folder / "pi")
+    shutil.copytree(LOGS / "opencode" / "db" / "opencode", folder / "opencode")
+    result = run_cli(["replay", "--log", str(folder), "--usage", "--format", "jsonl"])
+    groups = {
+        g["agent"]: g for g in json.loads(result.out.strip().splitlines()[-1])["total"]["agents"]
+    }
+    assert set(groups) == {"pi", "opencode"}  # no group of unknown agent
+    pi = groups["pi"]
+    assert (pi["sessions"], pi["sessions_not_read"], pi["cost"]) == (2, 1, None)
+    assert Decimal(pi["known_cost"]) == Decimal("0.0444")
+    assert groups["opencode"]["cost"] is not None
+    table = run_cli(["replay", "--log", str(folder), "--usage", "--format", "table"]).out
+    (row,) = [x for x in table.split("By agent\n")[1].splitlines() if x.strip().startswith("pi ")]
+    assert "2 (1 not read)" in row
+    assert "unknown (≥ $0.0444)" in row
+    assert "1 session could not be read, and what it cost no one knows" in table
+    panel = with_logs(ReplayPanel(), picked_folder(folder))
+    page = str(logs_html(panel, lang, wide=True))
+    assert 'data-agent-row="unread"' not in page
+    row = page.split('data-agent-row="pi"', 1)[1].split("</tr>", 1)[0]
+    cells = re.findall(r"<td[^>]*>(.*?)</td>", row)
+    said = {"en": "2 (1 not read)", "zh": "2(其中 1 个未读取)"}[lang]
+    assert cells[0] == said
+    assert 'data-value="null"' in row
+
+
+@pytest.mark.parametrize("lang", ["en", "zh"])
 @pytest.mark.parametrize(
     ("name", "agent", "source"),
     [

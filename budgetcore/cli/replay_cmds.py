@@ -796,13 +796,16 @@ def _database_runs(
                     )
                 except ScenarioError as exc:  # a session of it with no request to replay
                     free = isinstance(exc, NoRequests) and exc.costs_nothing
-                    run = SessionRun(log.name, None, error=exc.problems, costs_nothing=free)
+                    run = SessionRun(
+                        log.name, None, error=exc.problems, costs_nothing=free, agent=log.format
+                    )
                 if runs:
                     runs[-1] = kept(runs[-1])
                 runs.append(run)
     except ScenarioError as exc:  # NoRequests: a database of no session at all
         free = isinstance(exc, NoRequests) and exc.costs_nothing
-        return [SessionRun(name, None, error=exc.problems, costs_nothing=free)]
+        who = exc.agent if isinstance(exc, NoRequests) else ""
+        return [SessionRun(name, None, error=exc.problems, costs_nothing=free, agent=who)]
     except Unreadable as exc:
         problem = Problem.coded("log", "unreadable", why=str(exc))
         return [SessionRun(name, None, error=(problem,))]
@@ -831,7 +834,10 @@ def _session_run(
     except ScenarioError as exc:  # NoRequests: read to its end, its lines counted
         lines = exc.lines if isinstance(exc, NoRequests) else None
         free = isinstance(exc, NoRequests) and exc.costs_nothing
-        return SessionRun(name, None, error=exc.problems, lines=lines, costs_nothing=free)
+        who = exc.agent if isinstance(exc, NoRequests) else ""
+        return SessionRun(
+            name, None, error=exc.problems, lines=lines, costs_nothing=free, agent=who
+        )
     except Unreadable as exc:
         return SessionRun(name, None, error=(unreadable_problem(exc),))
 

@@ -435,7 +435,7 @@ def write_table(runs: Sequence[SessionRun], write: Write, *, folder: bool) -> No
     if unread_runs := may_have_cost(runs):
         write(
             f"  The total cost is unknown: {counted(unread_runs, 'session')} could not be read, "
-            "and what they cost no one knows.\n"
+            f"and what {'it' if unread_runs == 1 else 'they'} cost no one knows.\n"
         )
     if free := sum(1 for r in runs if r.log is None and r.costs_nothing):
         hold = "holds" if free == 1 else "hold"
@@ -448,11 +448,12 @@ def write_table(runs: Sequence[SessionRun], write: Write, *, folder: bool) -> No
     if len(by_agent) > 1:
         write("By agent\n")
         rows = []
-        for key, n, m in by_agent:
-            name = _agent_name(key) if key else "not read"
+        for key, n, unread, m in by_agent:
+            name = _agent_name(key) if key else "not read (agent unknown)"
+            sessions = f"{n:,}" if not unread or not key else f"{n:,} ({unread:,} not read)"
             cost = money_text(m.cost)
             if m.cost is None and m.known_cost:
                 cost = f"unknown (≥ {money_text(m.known_cost)})"
             cost = m.cost_mark(cost, "en")
-            rows.append([name, f"{n:,}", _requests_text(m.requests), cost])
+            rows.append([name, sessions, _requests_text(m.requests), cost])
         _grid(["agent", "sessions", "requests", "measured cost"], rows, write)

@@ -205,17 +205,19 @@ def total_dict(runs: Sequence[SessionRun]) -> dict[str, Any]:
         "turns_replayed": turns,
         "modelled_cost": _money(modelled) if replayed else None,
         "measured": measured.as_dict(),
-        # One total per agent (a mixed folder); "agent" None: the sessions not read.
+        # One total per agent (a mixed folder), a session not read counted as its
+        # agent's where the read told whose it is; "agent" None: the others not read.
         "agents": [
             {
                 "agent": key or None,
                 "sessions": n,
+                "sessions_not_read": unread,
                 "requests": m.requests,
                 "cost": _money(m.cost),
                 "known_cost": _money(m.known_cost),
                 **_unread(m.unread),
             }
-            for key, n, m in agent_totals(runs)
+            for key, n, unread, m in agent_totals(runs)
         ],
         "as_run": _as_run_total([r.as_run for r in ok if r.as_run is not None]),
     }

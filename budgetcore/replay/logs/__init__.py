@@ -300,12 +300,15 @@ class NoRequests(ScenarioError):
     it held (``lines``, so a folder's total still counts every line; ``costs_nothing``,
     so a folder's cost stays known when nothing in it may carry a bill). An empty file
     (no byte, or only blank lines) is one too: it holds no bill, so it leaves a
-    folder's cost known, as ccusage's sum, which lists nothing for it, does."""
+    folder's cost known, as ccusage's sum, which lists nothing for it, does. ``agent``:
+    whose file it is (``ParsedLog.format``), where the read told; "" where not (an empty
+    file): a folder's total per agent counts the session as that agent's, not read."""
 
-    def __init__(self, problems: list[Problem], lines: int, free: bool) -> None:
+    def __init__(self, problems: list[Problem], lines: int, free: bool, agent: str = "") -> None:
         super().__init__(problems)
         self.lines = lines
         self.costs_nothing = free
+        self.agent = agent
 
 
 def no_requests(log: ParsedLog) -> ScenarioError:
@@ -337,7 +340,7 @@ def no_requests(log: ParsedLog) -> ScenarioError:
     instead = found.no_request_of(kinds) if found and found.no_request_of else ""
     if instead:
         named.insert(0, Problem.coded("log", instead))
-    return NoRequests(named, sum(f.lines for f in log.ledger), costs_nothing(log))
+    return NoRequests(named, sum(f.lines for f in log.ledger), costs_nothing(log), log.format)
 
 
 def read_session(
@@ -471,7 +474,7 @@ def _some_session(
     if not some:
         tables = ", ".join(sorted(head.tables)[:8]) or "none readable"
         problem = Problem.coded("log", "log-database-no-session", agent=found.name, tables=tables)
-        raise NoRequests([problem], 0, _no_row(head))
+        raise NoRequests([problem], 0, _no_row(head), found.key)
 
 
 def _no_row(head: Database) -> bool:

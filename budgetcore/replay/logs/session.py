@@ -89,6 +89,8 @@ class SessionRun:
     # Not read (``log`` None), but read to its end with nothing in it that may carry a
     # bill (agents.costs_nothing): it leaves the folder's cost known.
     costs_nothing: bool = False
+    # Not read: whose file it is where the read told (NoRequests.agent), else "".
+    agent: str = ""
 
 
 def kept(run: SessionRun) -> SessionRun:
@@ -244,6 +246,8 @@ class _Unread(Protocol):
     def measured(self) -> MeasuredUsage | None: ...
     @property
     def costs_nothing(self) -> bool: ...
+    @property
+    def agent(self) -> str: ...
 
 
 def may_have_cost(runs: Iterable[_Unread]) -> int:
@@ -268,14 +272,22 @@ def folder_usage(runs: Sequence[_Unread]) -> MeasuredUsage:
 
 def agent_totals(
     runs: Sequence[_Unread],
-) -> tuple[tuple[str, int, MeasuredUsage], ...]:
-    """A folder's sessions by agent (``ParsedLog.format``; "" for the sessions that could
-    not be read): (agent, sessions, their measured usage), in the order first seen. The
-    CLI's runs and the page's sessions alike, as :func:`folder_usage`."""
+) -> tuple[tuple[str, int, int, MeasuredUsage], ...]:
+    """A folder's sessions by agent (``ParsedLog.format``; a session not read counts as
+    its agent's where the read told whose file it is, else under ""): (agent, sessions,
+    not read, their measured usage), in the order first seen. The CLI's runs and the page's
+    sessions alike, as :func:`folder_usage`; each with how many of its sessions were
+    not read (said beside its count, so that a total of fewer sessions is seen as
+    such). An agent with a session not read that may
+    have cost something has an unknown total: a pi file read to its end with no request
+    in it left pi's total complete-looking beside a "not read" row."""
     groups: dict[str, list[_Unread]] = {}
     for r in runs:
-        groups.setdefault("" if r.log is None else r.log.format, []).append(r)
-    return tuple((key, len(group), folder_usage(group)) for key, group in groups.items())
+        groups.setdefault(r.agent if r.log is None else r.log.format, []).append(r)
+    return tuple(
+        (key, len(group), sum(1 for r in group if r.log is None), folder_usage(group))
+        for key, group in groups.items()
+    )
 
 
 def priced_by(model: LogModel, options: ReplayOptions | None) -> ReplayOptions | None:

@@ -186,8 +186,12 @@ def _agents_table(panel: ReplayPanel, lang: str) -> Markup | None:
         return None
     col = {k: t(f"replay.logs.col.{k}", lang) for k in ("agent", "sessions", "requests")}
     rows = []
-    for key, n, m in groups:
+    for key, n, unread, m in groups:
         found = agent(key) if key else None
+        sessions = format_int(n)
+        if unread and key:
+            said = {"n": sessions, "unread": format_int(unread)}
+            sessions = t("replay.logs.agent-sessions-unread", lang, **said)
         name = t("replay.logs.agent-unread", lang) if not key else found.name if found else key
         requests = t("replay.logs.unknown", lang) if m.requests is None else format_int(m.requests)
         rows.append(
@@ -195,7 +199,7 @@ def _agents_table(panel: ReplayPanel, lang: str) -> Markup | None:
                 "tr",
                 {"data-agent-row": key or "unread"},
                 el("th", {"scope": "row"}, name),
-                td(col["sessions"], {"class": "num"}, format_int(n)),
+                td(col["sessions"], {"class": "num"}, sessions),
                 td(col["requests"], {"class": "num"}, requests),
                 _cost_cell(m, lang),
             )

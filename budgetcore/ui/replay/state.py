@@ -109,6 +109,7 @@ class LoadedLog:
     # Not read, but nothing in it may carry a bill (replay.logs.agents.costs_nothing):
     # the import's cost stays known, as the CLI's folder total.
     costs_nothing: bool = False
+    agent: str = ""  # not read: whose file it is where the read told (NoRequests.agent)
 
 
 @dataclass(frozen=True, slots=True, eq=False)
@@ -325,7 +326,8 @@ def _load_all(
         logs = read_sessions([files[0]])
     except ScenarioError as exc:  # NoRequests: a database of no session at all
         free = isinstance(exc, NoRequests) and exc.costs_nothing
-        return [LoadedLog(name, error=exc.problems, costs_nothing=free)]
+        who = exc.agent if isinstance(exc, NoRequests) else ""
+        return [LoadedLog(name, error=exc.problems, costs_nothing=free, agent=who)]
     out = []
     for log in logs:
         shown = log.name or name
@@ -333,7 +335,11 @@ def _load_all(
             error = no_requests(log)
             lines = sum(f.lines for f in log.ledger)
             free = costs_nothing(log)
-            out.append(LoadedLog(shown, error=error.problems, lines=lines, costs_nothing=free))
+            out.append(
+                LoadedLog(
+                    shown, error=error.problems, lines=lines, costs_nothing=free, agent=log.format
+                )
+            )
             continue
         out.append(_loaded(shown, log))
     return out
@@ -385,7 +391,8 @@ def _load(
     except ScenarioError as exc:  # NoRequests: read to its end, its lines counted
         lines = exc.lines if isinstance(exc, NoRequests) else None
         free = isinstance(exc, NoRequests) and exc.costs_nothing
-        return LoadedLog(name, error=exc.problems, lines=lines, costs_nothing=free)
+        who = exc.agent if isinstance(exc, NoRequests) else ""
+        return LoadedLog(name, error=exc.problems, lines=lines, costs_nothing=free, agent=who)
     return _loaded(name, log)
 
 
