@@ -388,27 +388,41 @@ def test_an_agent_s_session_not_read_makes_that_agent_s_total_unknown(
     folder = tmp_path / "logs"
     shutil.copytree(LOGS / "pi" / "assistant-no-usage" / "sessions", folder / "pi")
     shutil.copytree(LOGS / "opencode" / "db" / "opencode", folder / "opencode")
+    # A truncated database named as OpenCode's: its sessions are unknown, OpenCode's too.
+    db = (LOGS / "opencode" / "db" / "opencode" / "opencode.db").read_bytes()
+    (folder / "old").mkdir()
+    (folder / "old" / "opencode.db").write_bytes(db[: len(db) // 2])
     result = run_cli(["replay", "--log", str(folder), "--usage", "--format", "jsonl"])
     groups = {
         g["agent"]: g for g in json.loads(result.out.strip().splitlines()[-1])["total"]["agents"]
     }
     assert set(groups) == {"pi", "opencode"}  # no group of unknown agent
     pi = groups["pi"]
-    assert (pi["sessions"], pi["sessions_not_read"], pi["cost"]) == (2, 1, None)
+    assert (pi["sessions"], pi["sessions_not_read"], pi["requests"], pi["cost"]) == (
+        2,
+        1,
+        None,
+        None,
+    )
     assert Decimal(pi["known_cost"]) == Decimal("0.0444")
-    assert groups["opencode"]["cost"] is not None
+    opencode = groups["opencode"]  # never "0 requests" of a session no one read
+    assert (opencode["sessions"], opencode["sessions_not_read"]) == (3, 1)
+    assert (opencode["requests"], opencode["cost"]) == (None, None)
     table = run_cli(["replay", "--log", str(folder), "--usage", "--format", "table"]).out
     (row,) = [x for x in table.split("By agent\n")[1].splitlines() if x.strip().startswith("pi ")]
     assert "2 (1 not read)" in row
     assert "unknown (≥ $0.0444)" in row
-    assert "1 session could not be read, and what it cost no one knows" in table
+    assert "2 sessions could not be read, and what they cost no one knows" in table
     panel = with_logs(ReplayPanel(), picked_folder(folder))
     page = str(logs_html(panel, lang, wide=True))
     assert 'data-agent-row="unread"' not in page
     row = page.split('data-agent-row="pi"', 1)[1].split("</tr>", 1)[0]
     cells = re.findall(r"<td[^>]*>(.*?)</td>", row)
     said = {"en": "2 (1 not read)", "zh": "2(其中 1 个未读取)"}[lang]
-    assert cells[0] == said
+    assert cells[:2] == [said, CATALOGUE["replay.logs.unknown"][lang == "zh"]]
+    assert 'data-value="null"' in row
+    row = page.split('data-agent-row="opencode"', 1)[1].split("</tr>", 1)[0]
+    assert re.findall(r"<td[^>]*>(.*?)</td>", row)[0].startswith("3")
     assert 'data-value="null"' in row
 
 

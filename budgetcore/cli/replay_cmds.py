@@ -782,7 +782,7 @@ def _database_runs(
     each kept as bytes once the next is read (session.kept: with no replay; the last
     is the caller's to keep, :func:`_folder_runs`). A problem that stops the read
     midway makes the file one session that could not be read, as one met first."""
-    from budgetcore.replay.logs import NoRequests  # noqa: PLC0415
+    from budgetcore.replay.logs import NoRequests, unread_agent  # noqa: PLC0415
     from budgetcore.replay.logs.session import SessionRun, kept  # noqa: PLC0415
 
     _root, fmt, scenario, options, replay_it = settings
@@ -804,7 +804,7 @@ def _database_runs(
                 runs.append(run)
     except ScenarioError as exc:  # NoRequests: a database of no session at all
         free = isinstance(exc, NoRequests) and exc.costs_nothing
-        who = exc.agent if isinstance(exc, NoRequests) else ""
+        who = unread_agent(exc)
         return [SessionRun(name, None, error=exc.problems, costs_nothing=free, agent=who)]
     except Unreadable as exc:
         problem = Problem.coded("log", "unreadable", why=str(exc))
@@ -816,7 +816,7 @@ def _session_run(
     settings: tuple[str, str | None, Any, Any, bool], job: tuple[str, Sequence[str]]
 ) -> Any:
     """One session of a folder: its run, or why it could not be read."""
-    from budgetcore.replay.logs import NoRequests  # noqa: PLC0415
+    from budgetcore.replay.logs import NoRequests, unread_agent  # noqa: PLC0415
     from budgetcore.replay.logs.session import SessionRun  # noqa: PLC0415
 
     root, fmt, scenario, options, replay_it = settings
@@ -834,7 +834,7 @@ def _session_run(
     except ScenarioError as exc:  # NoRequests: read to its end, its lines counted
         lines = exc.lines if isinstance(exc, NoRequests) else None
         free = isinstance(exc, NoRequests) and exc.costs_nothing
-        who = exc.agent if isinstance(exc, NoRequests) else ""
+        who = unread_agent(exc)
         return SessionRun(
             name, None, error=exc.problems, lines=lines, costs_nothing=free, agent=who
         )

@@ -61,6 +61,7 @@ __all__ = [
     "FileLedger",
     "LogRequest",
     "LogSeries",
+    "LogUnread",
     "NoRequests",
     "ParsedLog",
     "costs_nothing",
@@ -75,6 +76,7 @@ __all__ = [
     "read_sessions",
     "session_steps",
     "sessions_steps",
+    "unread_agent",
 ]
 
 
@@ -170,7 +172,7 @@ def _unknown(head: Replayed | Document | Database, name: str = "") -> ScenarioEr
     within the lines sniffed, which then were the whole file); a database named as an
     agent's names that agent and what it lacks (``name``: the file's)."""
     if isinstance(head, Document):
-        return ScenarioError([_unknown_document(head, name)])
+        return LogUnread(*_unknown_document(head, name))
     if isinstance(head, Database):
         tables = ", ".join(sorted(head.tables)[:8]) or "none readable"
         file = name.rsplit("/", 1)[-1]
@@ -178,7 +180,7 @@ def _unknown(head: Replayed | Document | Database, name: str = "") -> ScenarioEr
         if named is not None:
             code = "log-database-tables" if head.tables else "log-database-damaged"
             problem = Problem.coded("log", code, agent=named, file=file, tables=tables)
-            return ScenarioError([problem])
+            return LogUnread([problem], _key_of(named))
         return ScenarioError(
             [
                 Problem.coded(
@@ -224,7 +226,7 @@ def _unknown(head: Replayed | Document | Database, name: str = "") -> ScenarioEr
             None,
         )
         if looks is not None:
-            return ScenarioError(
+            return LogUnread(
                 [
                     Problem.coded(
                         "log",
@@ -232,54 +234,50 @@ def _unknown(head: Replayed | Document | Database, name: str = "") -> ScenarioEr
                         agent=looks.name,
                         missing=looks.missing,
                     )
-                ]
+                ],
+                looks.key,
             )
-    return ScenarioError(
+    as_named, key = _named_unread(name)
+    return LogUnread(
         [
-            _named_unread(name)
+            as_named
             or Problem.coded(
                 "log",
                 "log-unknown-format",
                 agents=names(),
             ),
             *why,
-        ]
+        ],
+        key,
     )
 
 
-def _named_unread(name: str) -> Problem | None:
+def _named_unread(name: str) -> tuple[Problem | None, str]:
     """A file named as an agent's session file that is not in that agent's shape: the
     agent and its layout said (a Cline task's ui_messages.json of another program's
-    records read as "no agent we read writes" such a document)."""
+    records read as "no agent we read writes" such a document), and the agent's key;
+    (None, "") for a file named as no agent's."""
     found = named_agent(name)
     if found is None:
-        return None
+        return None, ""
     agent_name, layout = found
-    return Problem.coded("log", "log-named-unread", agent=agent_name, layout=layout)
+    problem = Problem.coded("log", "log-named-unread", agent=agent_name, layout=layout)
+    return problem, _key_of(agent_name)
 
 
-def _unknown_document(doc: Document, name: str = "") -> Problem:
-    """A JSON document no agent claims: what it looks like, and what is missing."""
+def _unknown_document(doc: Document, name: str = "") -> tuple[list[Problem], str]:
+    """A JSON document no agent claims: what it looks like, and what is missing; and
+    whose it may be (an agent's key, or "")."""
     if isinstance(doc.value, Problem):
-        return Problem.coded(
-            "log",
-            "log-document-bad",
-            why=doc.value.rule,
-        )
+        return [Problem.coded("log", "log-document-bad", why=doc.value.rule)], ""
     looks = [a for a in AGENTS if a.looks_like is not None and a.looks_like(doc.value)]
     if looks:
         a = looks[0]
-        return Problem.coded(
-            "log",
-            "log-looks-like",
-            agent=a.name,
-            missing=a.missing,
-        )
-    return _named_unread(name) or Problem.coded(
-        "log",
-        "log-unknown-document",
-        agents=names(),
-    )
+        return [Problem.coded("log", "log-looks-like", agent=a.name, missing=a.missing)], a.key
+    named, key = _named_unread(name)
+    if named is not None:
+        return [named], key
+    return [Problem.coded("log", "log-unknown-document", agents=names())], ""
 
 
 def detect_format(data: str | bytes, name: str = "") -> str:
@@ -295,7 +293,31 @@ def detect_format(data: str | bytes, name: str = "") -> str:
 _NAMED_LINES = 3
 
 
-class NoRequests(ScenarioError):
+class LogUnread(ScenarioError):
+    """A session file that could not be read, and whose it is (``agent``, an agent's key,
+    ``ParsedLog.format``) where the read or the file's name told; "" where neither did.
+    A folder's total per agent counts it as that agent's (``session.agent_totals``), so
+    that agent's total is unknown like the folder's, never complete-looking: a damaged
+    ``opencode.db`` is OpenCode's, a file that looks like pi's but lacks its usage is
+    pi's. Said of a file that only looks like the agent's too: a total that may lack a
+    session is unknown, never a sum that looks whole."""
+
+    def __init__(self, problems: list[Problem], agent: str = "") -> None:
+        super().__init__(problems)
+        self.agent = agent
+
+
+def unread_agent(exc: ScenarioError) -> str:
+    """Whose file a session not read is (:class:`LogUnread`), or ""."""
+    return exc.agent if isinstance(exc, LogUnread) else ""
+
+
+def _key_of(name: str) -> str:
+    """An agent's key from its name as a message says it ("OpenCode" -> "opencode")."""
+    return next((a.key for a in AGENTS if a.name == name), "")
+
+
+class NoRequests(LogUnread):
     """A file read to its end with no usable request: the error, and the ledger of what
     it held (``lines``, so a folder's total still counts every line; ``costs_nothing``,
     so a folder's cost stays known when nothing in it may carry a bill). An empty file
@@ -305,10 +327,9 @@ class NoRequests(ScenarioError):
     file): a folder's total per agent counts the session as that agent's, not read."""
 
     def __init__(self, problems: list[Problem], lines: int, free: bool, agent: str = "") -> None:
-        super().__init__(problems)
+        super().__init__(problems, agent)
         self.lines = lines
         self.costs_nothing = free
-        self.agent = agent
 
 
 def no_requests(log: ParsedLog) -> ScenarioError:

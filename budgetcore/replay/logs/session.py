@@ -285,9 +285,17 @@ def agent_totals(
     for r in runs:
         groups.setdefault(r.agent if r.log is None else r.log.format, []).append(r)
     return tuple(
-        (key, len(group), sum(1 for r in group if r.log is None), folder_usage(group))
+        (key, len(group), sum(1 for r in group if r.log is None), _group_usage(group))
         for key, group in groups.items()
     )
+
+
+def _group_usage(group: Sequence[_Unread]) -> MeasuredUsage:
+    """One agent's sessions together: as :func:`folder_usage`, and its request count
+    unknown too while a session of it not read may have cost something (a damaged
+    database's row said "0 requests" of a session no one read)."""
+    usage = folder_usage(group)
+    return dataclasses.replace(usage, requests=None) if may_have_cost(group) else usage
 
 
 def priced_by(model: LogModel, options: ReplayOptions | None) -> ReplayOptions | None:

@@ -320,13 +320,14 @@ def _load_all(
         costs_nothing,
         no_requests,
         read_sessions,
+        unread_agent,
     )
 
     try:
         logs = read_sessions([files[0]])
     except ScenarioError as exc:  # NoRequests: a database of no session at all
         free = isinstance(exc, NoRequests) and exc.costs_nothing
-        who = exc.agent if isinstance(exc, NoRequests) else ""
+        who = unread_agent(exc)
         return [LoadedLog(name, error=exc.problems, costs_nothing=free, agent=who)]
     out = []
     for log in logs:
@@ -376,7 +377,7 @@ class _Stepped(io.BytesIO):
 def _load(
     name: str, files: tuple[tuple[str, bytes], ...], step_bytes: int, before: int
 ) -> ImportSteps[LoadedLog]:
-    from budgetcore.replay.logs import NoRequests, session_steps  # noqa: PLC0415 - a log only
+    from budgetcore.replay.logs import NoRequests, session_steps, unread_agent  # noqa: PLC0415 - a log only
 
     streams = [_Stepped(data, step_bytes) if step_bytes else io.BytesIO(data) for _, data in files]
     steps = session_steps([(n, s) for (n, _), s in zip(files, streams, strict=True)])
@@ -391,7 +392,7 @@ def _load(
     except ScenarioError as exc:  # NoRequests: read to its end, its lines counted
         lines = exc.lines if isinstance(exc, NoRequests) else None
         free = isinstance(exc, NoRequests) and exc.costs_nothing
-        who = exc.agent if isinstance(exc, NoRequests) else ""
+        who = unread_agent(exc)
         return LoadedLog(name, error=exc.problems, lines=lines, costs_nothing=free, agent=who)
     return _loaded(name, log)
 
