@@ -735,3 +735,21 @@ def test_a_copilot_shutdown_usage_of_unknown_keys_is_not_a_known_zero(tmp_path: 
     assert "malformed: 1" in out.err
     log = read_session([("events.jsonl", with_usage({}))])
     assert not log.ledger[0].malformed
+
+
+def test_a_goose_database_from_before_its_model_column_is_read() -> None:
+    """A public Goose sessions.db at schema 5 (no provider_name, no model_config_json:
+    version 6 added them) was refused whole, "an SQLite database Goose's reader cannot
+    use (no such column: model_config_json)"; ccusage 20.0.24 lists no session of it and
+    a total of $0. Its rows are read, the missing columns as NULL: the totals measured,
+    their model and so their cost unknown, never 0."""
+    folder = LOGS / "goose" / "schema-v5" / "goose"
+    result = run_cli(["replay", "--log", str(folder), "--usage", "--format", "jsonl"])
+    assert result.code == 0, result.err
+    total = json.loads(result.out.strip().splitlines()[-1])["total"]
+    assert (total["sessions"], total["sessions_read"]) == (2, 1)
+    measured = total["measured"]
+    assert (measured["input"], measured["output"], measured["requests"]) == (7500, 1500, None)
+    assert (measured["cost"], measured["unpriced_requests"]) == (None, 1)
+    (unread,) = total["sessions_unreadable"]
+    assert unread["session"] == "data/sessions/sessions.db#20251202_1"
