@@ -753,3 +753,17 @@ def test_a_goose_database_from_before_its_model_column_is_read() -> None:
     assert (measured["cost"], measured["unpriced_requests"]) == (None, 1)
     (unread,) = total["sessions_unreadable"]
     assert unread["session"] == "data/sessions/sessions.db#20251202_1"
+
+
+def test_a_file_named_as_an_agent_s_that_is_not_json_names_the_agent() -> None:
+    """A held-out ui_messages.json (another program's JavaScript assignment, in a
+    public repository at the path Cline gives a task's file) said only "is one JSON
+    document (not JSON Lines), and it is not valid JSON": its name says which agent it
+    was meant to be, as for a valid document not in that agent's shape."""
+    data = b'ui_messages = {\n"de": {"x": ["x"]}\n}\n'
+    with pytest.raises(ScenarioError) as caught:
+        read_sessions([("tasks/1700000000200/ui_messages.json", io.BytesIO(data))])
+    assert str(caught.value) == (
+        "log is named as Cline names its session files (tasks/<task>/ui_messages.json), "
+        "but it is not valid JSON"
+    )

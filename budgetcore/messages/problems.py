@@ -341,6 +341,10 @@ MESSAGES: dict[str, tuple[str, str]] = {
         "{where} looks like a file of {agent} but {missing}",
         "{where}看起来是 {agent} 文件,但{missing}",
     ),
+    "core.log-named-bad": (
+        "{where} is named as {agent} names its session files ({layout}), but it {why}",
+        "{where}按名称是 {agent} 的会话文件({layout}),但它{why}",
+    ),
     "core.log-named-unread": (
         "{where} is named as {agent} names its session files ({layout}), but is not in the shape {agent} writes them",
         "{where}按名称是 {agent} 的会话文件({layout}),但其格式不是 {agent} 写入的格式",

@@ -260,6 +260,14 @@ def _named_unread(name: str) -> Problem | None:
 def _unknown_document(doc: Document, name: str = "") -> Problem:
     """A JSON document no agent claims: what it looks like, and what is missing."""
     if isinstance(doc.value, Problem):
+        # Named as an agent's session file (another program's ui_messages.json, a
+        # JavaScript assignment, held out in round 10b): that agent is said too.
+        found = named_agent(name)
+        if found is not None:
+            agent_name, layout = found
+            return Problem.coded(
+                "log", "log-named-bad", agent=agent_name, layout=layout, why=doc.value.rule
+            )
         return Problem.coded(
             "log",
             "log-document-bad",
