@@ -405,7 +405,7 @@ EVENTS_DIFFERENCES: dict[str, tuple[tuple[int, ...], tuple[int, ...], str, str, 
 }
 
 
-@pytest.mark.parametrize("fixture", ["events", "events-resumed", "events-nano-aiu"])
+@pytest.mark.parametrize("fixture", ["events", "events-resumed", "events-nano-aiu", "events-1m"])
 def test_copilot_events_totals_equal_ccusage_reading_session_state(fixture: str) -> None:
     """ccusage 20.0.24 also reads Copilot CLI's ``session-state/<id>/events.jsonl``
     (``COPILOT_HOME``; its ``session.shutdown`` model metrics), the totals we measure:

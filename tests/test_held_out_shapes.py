@@ -767,3 +767,20 @@ def test_a_file_named_as_an_agent_s_that_is_not_json_names_the_agent() -> None:
         "log is named as Cline names its session files (tasks/<task>/ui_messages.json), "
         "but it is not valid JSON"
     )
+
+
+def test_a_copilot_model_s_1m_context_suffix_is_priced_as_the_model() -> None:
+    """Copilot CLI names the 1M-context variant "claude-opus-4.6-1m" (a 1.0.2 shutdown
+    a third party's tests quote from real files, held out in round 10b): no registry
+    entry, so its cost was unknown where ccusage 20.0.24 prices it as claude-opus-4.6
+    (and "-1m-internal" likewise). Priced as the model, as ccusage."""
+    folder = LOGS / "copilot" / "events-1m"
+    (path,) = folder.rglob("events.jsonl")
+    with path.open("rb") as stream:
+        (log,) = read_sessions([("events.jsonl", stream)])
+    run = run_session(log.name, log, scenario=None, options=None, replay_it=False)
+    models = {m.model: (m.resolved, m.cost) for m in run.measured.models}
+    assert models == {
+        "claude-opus-4.6": ("claude-opus-4-6", Decimal("0.0365")),
+        "gpt-5.4": ("gpt-5.4", Decimal("0.002875")),
+    }
