@@ -784,3 +784,61 @@ def test_a_copilot_model_s_1m_context_suffix_is_priced_as_the_model() -> None:
         "claude-opus-4.6": ("claude-opus-4-6", Decimal("0.0365")),
         "gpt-5.4": ("gpt-5.4", Decimal("0.002875")),
     }
+
+
+def test_the_output_of_gemini_stream_json_says_it_is_no_session() -> None:
+    """`gemini -p ... --output-format stream-json` prints an init event, messages,
+    tool events and a result with the run's stats (a real run quoted in a public
+    document, held out in round 10b). Saved and given as a log, it said "not a session
+    log of an agent we read", naming none; given under a chat's name, "not in the shape
+    Gemini CLI writes them". Either way it says what it is, and where Gemini CLI writes
+    the session (as for pi's json mode and droid exec)."""
+    lines = [
+        {
+            "type": "init",
+            "timestamp": "2026-06-04T05:22:00.000Z",
+            "session_id": "s1",
+            "model": "gemini-3-flash-preview",
+        },
+        {
+            "type": "message",
+            "timestamp": "2026-06-04T05:22:00.100Z",
+            "role": "user",
+            "content": "x",
+        },
+        {
+            "type": "message",
+            "timestamp": "2026-06-04T05:22:23.226Z",
+            "role": "assistant",
+            "content": "x",
+            "delta": True,
+        },
+        {
+            "type": "result",
+            "timestamp": "2026-06-04T05:22:23.237Z",
+            "status": "success",
+            "stats": {
+                "total_tokens": 1500,
+                "input_tokens": 1000,
+                "output_tokens": 100,
+                "cached": 400,
+                "input": 600,
+                "duration_ms": 1,
+                "tool_calls": 0,
+            },
+        },
+    ]
+    data = "".join(json.dumps(line) + "\n" for line in lines).encode()
+    said = (
+        "log is the output of gemini --output-format stream-json (its init and result "
+        "events), not a Gemini CLI session: Gemini CLI writes each session, with its token "
+        "counts, in ~/.gemini/tmp/<project>/chats/session-*.jsonl"
+    )
+    for name in ("run.jsonl", "tmp/abc/chats/session-2026-06-04T05-22-aaaa0001.jsonl"):
+        with pytest.raises(ScenarioError) as caught:
+            read_sessions([(name, io.BytesIO(data))])
+        assert str(caught.value) == said, name
+    # The result alone (its last line, as a tool that keeps only the stats saves it).
+    with pytest.raises(ScenarioError) as caught:
+        read_sessions([("run.jsonl", io.BytesIO(data.splitlines(keepends=True)[-1]))])
+    assert str(caught.value) == said

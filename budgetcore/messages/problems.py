@@ -482,6 +482,14 @@ MESSAGES: dict[str, tuple[str, str]] = {
         "{where} has no usable request in this {format} file: lines read: {lines}, malformed: {malformed}, not requests: {entries}",
         "{where}在这个 {format} 文件中没有可用的请求:读取 {lines} 行,{malformed} 行格式错误,非请求条目:{entries}",
     ),
+    "core.log-gemini-stream-output": (
+        "{where} is the output of gemini --output-format stream-json (its init and result "
+        "events), not a Gemini CLI session: Gemini CLI writes each session, with its token "
+        "counts, in ~/.gemini/tmp/<project>/chats/session-*.jsonl",
+        "{where}是 gemini --output-format stream-json 的输出(其 init 与 result 事件),"
+        "不是 Gemini CLI 会话:Gemini CLI 把每个会话及其 token 数写在 "
+        "~/.gemini/tmp/<project>/chats/session-*.jsonl 中",
+    ),
     "core.log-pi-json-output": (
         "{where} is the output of pi --mode json (its message_end, turn_end and agent_end "
         "events), not a pi session: pi writes each session's responses, with their token "

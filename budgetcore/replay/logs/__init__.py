@@ -216,8 +216,12 @@ def _unknown(head: Replayed | Document | Database, name: str = "") -> ScenarioEr
         if isinstance(value, Malformed):
             why.append(at_line("", number, value.problem))
         break
+    from budgetcore.replay.logs.gemini import stream_output  # noqa: PLC0415
+
     for raw in head.head:
         value = _head_value(raw)
+        if isinstance(value, dict) and stream_output(value):
+            return ScenarioError([Problem.coded("log", "log-gemini-stream-output")])
         looks = next(
             (a for a in AGENTS if isinstance(value, dict) and a.looks_like and a.looks_like(value)),
             None,
