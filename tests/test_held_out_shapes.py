@@ -842,3 +842,52 @@ def test_the_output_of_gemini_stream_json_says_it_is_no_session() -> None:
     with pytest.raises(ScenarioError) as caught:
         read_sessions([("run.jsonl", io.BytesIO(data.splitlines(keepends=True)[-1]))])
     assert str(caught.value) == said
+
+
+def test_the_output_of_opencode_run_json_says_it_is_no_session() -> None:
+    """`opencode run --format json` prints the run's parts as events (step_start,
+    tool_use, text, step_finish with the step's tokens: a real CI run's, quoted in
+    another project's test from its issue tracker, held out in round 10b). Saved and
+    given as a log, it said "not a session log of an agent we read", naming none: it
+    says what it is, and where OpenCode keeps the session."""
+    part = {"sessionID": "ses_1", "messageID": "msg_1"}
+    lines = [
+        {
+            "type": "step_start",
+            "timestamp": 1774670700702,
+            "sessionID": "ses_1",
+            "part": {**part, "id": "prt_1", "type": "step-start"},
+        },
+        {
+            "type": "text",
+            "timestamp": 1774670724067,
+            "sessionID": "ses_1",
+            "part": {**part, "id": "prt_2", "type": "text", "text": "x"},
+        },
+        {
+            "type": "step_finish",
+            "timestamp": 1774670724105,
+            "sessionID": "ses_1",
+            "part": {
+                **part,
+                "id": "prt_3",
+                "type": "step-finish",
+                "reason": "stop",
+                "cost": 0,
+                "tokens": {
+                    "input": 100,
+                    "output": 50,
+                    "reasoning": 0,
+                    "cache": {"read": 400, "write": 10},
+                },
+            },
+        },
+    ]
+    data = "".join(json.dumps(line) + "\n" for line in lines).encode()
+    with pytest.raises(ScenarioError) as caught:
+        read_sessions([("run.jsonl", io.BytesIO(data))])
+    assert str(caught.value) == (
+        "log is the output of opencode run --format json (its step events), not an "
+        "OpenCode session: OpenCode keeps each session's messages, with their token "
+        "counts, in ~/.local/share/opencode/opencode.db"
+    )

@@ -490,6 +490,13 @@ MESSAGES: dict[str, tuple[str, str]] = {
         "不是 Gemini CLI 会话:Gemini CLI 把每个会话及其 token 数写在 "
         "~/.gemini/tmp/<project>/chats/session-*.jsonl 中",
     ),
+    "core.log-opencode-run-output": (
+        "{where} is the output of opencode run --format json (its step events), not an "
+        "OpenCode session: OpenCode keeps each session's messages, with their token "
+        "counts, in ~/.local/share/opencode/opencode.db",
+        "{where}是 opencode run --format json 的输出(其 step 事件),不是 OpenCode 会话:"
+        "OpenCode 把每个会话的消息及其 token 数保存在 ~/.local/share/opencode/opencode.db 中",
+    ),
     "core.log-pi-json-output": (
         "{where} is the output of pi --mode json (its message_end, turn_end and agent_end "
         "events), not a pi session: pi writes each session's responses, with their token "

@@ -12,7 +12,7 @@ dropped with its line: nothing here keeps, shows or sends it.
 from __future__ import annotations
 
 import io
-from collections.abc import Iterable, Iterator, Sequence
+from collections.abc import Callable, Iterable, Iterator, Sequence
 from typing import IO, Any
 
 from budgetcore.errors import Problem, ScenarioError
@@ -216,12 +216,14 @@ def _unknown(head: Replayed | Document | Database, name: str = "") -> ScenarioEr
         if isinstance(value, Malformed):
             why.append(at_line("", number, value.problem))
         break
-    from budgetcore.replay.logs.gemini import stream_output  # noqa: PLC0415
-
+    outputs = _command_outputs()
     for raw in head.head:
         value = _head_value(raw)
-        if isinstance(value, dict) and stream_output(value):
-            return ScenarioError([Problem.coded("log", "log-gemini-stream-output")])
+        said = next(
+            (code for is_it, code in outputs if isinstance(value, dict) and is_it(value)), None
+        )
+        if said is not None:
+            return ScenarioError([Problem.coded("log", said)])
         looks = next(
             (a for a in AGENTS if isinstance(value, dict) and a.looks_like and a.looks_like(value)),
             None,
@@ -247,6 +249,19 @@ def _unknown(head: Replayed | Document | Database, name: str = "") -> ScenarioEr
             ),
             *why,
         ]
+    )
+
+
+def _command_outputs() -> tuple[tuple[Callable[[dict[str, Any]], bool], str], ...]:
+    """The lines of an agent command's captured output that no reader claims (a run's
+    events, not its session), and what each says: Gemini CLI's stream-json, OpenCode's
+    ``run --format json``. (pi's json mode and droid exec's are told by their readers.)"""
+    from budgetcore.replay.logs.gemini import stream_output  # noqa: PLC0415
+    from budgetcore.replay.logs.opencode import run_output  # noqa: PLC0415
+
+    return (
+        (stream_output, "log-gemini-stream-output"),
+        (run_output, "log-opencode-run-output"),
     )
 
 
