@@ -891,3 +891,36 @@ def test_the_output_of_opencode_run_json_says_it_is_no_session() -> None:
         "OpenCode session: OpenCode keeps each session's messages, with their token "
         "counts, in ~/.local/share/opencode/opencode.db"
     )
+
+
+def test_records_glued_on_one_line_name_their_agent() -> None:
+    """A Qwen Code session whose two records were written on one line, no newline
+    between them (jazzyalex/agent-sessions' "glued" Qwen fixture, held out in round
+    10b; that reader recovers them), said "not a session log of an agent we read
+    (...twelve names...); line 1 is not valid JSON". It says what the line holds and
+    whose records they look like; it is not read (JSON Lines is one record a line, and
+    where such a line splits is a guess)."""
+    user = {
+        "uuid": "u1",
+        "parentUuid": None,
+        "sessionId": "s1",
+        "type": "user",
+        "timestamp": "2026-08-17T14:00:00.000Z",
+        "cwd": "/p",
+        "version": "0.21.13",
+        "message": {"role": "user", "parts": [{"text": "x"}]},
+    }
+    reply = {
+        **user,
+        "uuid": "u2",
+        "parentUuid": "u1",
+        "type": "assistant",
+        "message": {"role": "model", "parts": [{"text": "x"}]},
+    }
+    data = (json.dumps(user) + json.dumps(reply) + "\n").encode()
+    with pytest.raises(ScenarioError) as caught:
+        read_sessions([("chats/s1.jsonl", io.BytesIO(data))])
+    assert str(caught.value) == (
+        "log line 1 holds several JSON records with no newline between them, records of "
+        "Qwen Code: JSON Lines writes one record a line"
+    )

@@ -497,6 +497,12 @@ MESSAGES: dict[str, tuple[str, str]] = {
         "{where}是 opencode run --format json 的输出(其 step 事件),不是 OpenCode 会话:"
         "OpenCode 把每个会话的消息及其 token 数保存在 ~/.local/share/opencode/opencode.db 中",
     ),
+    "core.log-glued-records": (
+        "{where} line {line} holds several JSON records with no newline between them, "
+        "records of {agent}: JSON Lines writes one record a line",
+        "{where}第 {line} 行包含多条 JSON 记录,中间没有换行,是 {agent} 的记录:"
+        "JSON Lines 每行一条记录",
+    ),
     "core.log-pi-json-output": (
         "{where} is the output of pi --mode json (its message_end, turn_end and agent_end "
         "events), not a pi session: pi writes each session's responses, with their token "
