@@ -187,6 +187,14 @@ DIFFERENCES: dict[tuple[str, str, str], tuple[tuple[int, ...], tuple[int, ...], 
         "a Goose session row with an empty created_at: ccusage 20.0.24 skips it (no "
         "timestamp, no entry); a total needs no time to be billed, so we measure it",
     ),
+    ("goose", "schema-v5", "20251202_2"): (
+        (7500, 0, 0, 1500),
+        (0, 0, 0, 0),
+        "a Goose database at schema 5, before model_config_json (a public sessions.db, "
+        "jwp23/dotfiles): ccusage 20.0.24's query names the column, fails, and lists no "
+        "session (a total of $0); we read the row with the column as NULL, its tokens "
+        "measured and their cost unknown (no model)",
+    ),
     ("opencode", "no-role", "ses_nr"): (
         (1000, 200, 3000, 500),
         (1000, 200, 3000, 623),
@@ -397,7 +405,7 @@ EVENTS_DIFFERENCES: dict[str, tuple[tuple[int, ...], tuple[int, ...], str, str, 
 }
 
 
-@pytest.mark.parametrize("fixture", ["events", "events-resumed", "events-nano-aiu"])
+@pytest.mark.parametrize("fixture", ["events", "events-resumed", "events-nano-aiu", "events-1m"])
 def test_copilot_events_totals_equal_ccusage_reading_session_state(fixture: str) -> None:
     """ccusage 20.0.24 also reads Copilot CLI's ``session-state/<id>/events.jsonl``
     (``COPILOT_HOME``; its ``session.shutdown`` model metrics), the totals we measure:

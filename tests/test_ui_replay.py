@@ -1571,8 +1571,9 @@ def test_a_new_import_is_drawn_before_its_replay_without_the_last_session_s_rows
     before = render_replay(state)
     assert before.html["replay-timeline"] == ""
     # goose/totals' two sessions, goose/no-tokens' two (one with no request),
-    # goose/tiered's one and goose/unnamed's three.
-    assert 'data-sessions="8"' in before.html["replay-log"]
+    # goose/schema-v5's two (one with no request), goose/tiered's one and
+    # goose/unnamed's three.
+    assert 'data-sessions="10"' in before.html["replay-log"]
     assert render_replay(reduce(state, JobStep("replay"))).html["replay-timeline"] == ""
 
 

@@ -341,6 +341,10 @@ MESSAGES: dict[str, tuple[str, str]] = {
         "{where} looks like a file of {agent} but {missing}",
         "{where}看起来是 {agent} 文件,但{missing}",
     ),
+    "core.log-named-bad": (
+        "{where} is named as {agent} names its session files ({layout}), but it {why}",
+        "{where}按名称是 {agent} 的会话文件({layout}),但它{why}",
+    ),
     "core.log-named-unread": (
         "{where} is named as {agent} names its session files ({layout}), but is not in the shape {agent} writes them",
         "{where}按名称是 {agent} 的会话文件({layout}),但其格式不是 {agent} 写入的格式",
@@ -477,6 +481,27 @@ MESSAGES: dict[str, tuple[str, str]] = {
     "core.log-no-requests": (
         "{where} has no usable request in this {format} file: lines read: {lines}, malformed: {malformed}, not requests: {entries}",
         "{where}在这个 {format} 文件中没有可用的请求:读取 {lines} 行,{malformed} 行格式错误,非请求条目:{entries}",
+    ),
+    "core.log-gemini-stream-output": (
+        "{where} is the output of gemini --output-format stream-json (its init and result "
+        "events), not a Gemini CLI session: Gemini CLI writes each session, with its token "
+        "counts, in ~/.gemini/tmp/<project>/chats/session-*.jsonl",
+        "{where}是 gemini --output-format stream-json 的输出(其 init 与 result 事件),"
+        "不是 Gemini CLI 会话:Gemini CLI 把每个会话及其 token 数写在 "
+        "~/.gemini/tmp/<project>/chats/session-*.jsonl 中",
+    ),
+    "core.log-opencode-run-output": (
+        "{where} is the output of opencode run --format json (its step events), not an "
+        "OpenCode session: OpenCode keeps each session's messages, with their token "
+        "counts, in ~/.local/share/opencode/opencode.db",
+        "{where}是 opencode run --format json 的输出(其 step 事件),不是 OpenCode 会话:"
+        "OpenCode 把每个会话的消息及其 token 数保存在 ~/.local/share/opencode/opencode.db 中",
+    ),
+    "core.log-glued-records": (
+        "{where} line {line} holds several JSON records with no newline between them, "
+        "records of {agent}: JSON Lines writes one record a line",
+        "{where}第 {line} 行包含多条 JSON 记录,中间没有换行,是 {agent} 的记录:"
+        "JSON Lines 每行一条记录",
     ),
     "core.log-pi-json-output": (
         "{where} is the output of pi --mode json (its message_end, turn_end and agent_end "

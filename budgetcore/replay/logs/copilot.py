@@ -166,10 +166,34 @@ def _events(tally: Tally, rows: list[tuple[int, dict[str, Any]]]) -> None:
                 cache_read=read,
                 cache_write=write,
                 output=output,
-                model=registry_name(str(model).strip()) if str(model).strip() else None,
+                model=_model_name(str(model)) if str(model).strip() else None,
                 time=time,
                 logged_cost=_nano_aiu(metrics[model]),
             )
+
+
+#: The suffixes Copilot CLI gives a model's 1M-context variant, which no registry entry
+#: carries: "claude-opus-4.6-1m" (a Copilot CLI 1.0.2 shutdown a third party's tests
+#: quote from real events.jsonl files, code index id 51824359266), "-1m-internal".
+#: ccusage 20.0.24 prices both as the model itself (its Copilot adapter's "-1m" and
+#: "-1m-internal"; probed: claude-opus-4.6-1m and claude-opus-4.6-1m-internal at
+#: claude-opus-4.6's prices, gpt-5.4-1m at gpt-5.4's).
+_CONTEXT_SUFFIXES = ("-1m-internal", "-1m")
+
+
+def _model_name(raw: str) -> str:
+    """The registry id a Copilot CLI model name is priced at: without its 1M-context
+    suffix where the registry does not know the name with it, then as
+    :func:`registry_name` finds it. A variant's context tiers stay the model's (the
+    registry's entry says where they start)."""
+    from budgetcore.registry.models import resolve  # noqa: PLC0415 - a model only
+
+    name = raw.strip()
+    for suffix in _CONTEXT_SUFFIXES:
+        if name.lower().endswith(suffix) and resolve(name).model is None:
+            name = name[: -len(suffix)]
+            break
+    return registry_name(name)
 
 
 def _usage(raw: object) -> tuple[int, ...] | Problem:
@@ -482,7 +506,7 @@ def _otel(tally: Tally, rows: Iterable[tuple[int, dict[str, Any]]]) -> None:
                 # 20.0.24 bills the output count alone).
                 output,
                 min(reasoning, output),
-                None if model is None else registry_name(model),
+                None if model is None else _model_name(model),
                 time,
                 None,
                 here,
@@ -579,7 +603,7 @@ def read_session_store(db: Any, name: str) -> tuple[ParsedLog, ...]:
                     read,
                     output,
                     min(reasoning, output),
-                    None if named is None else registry_name(named),
+                    None if named is None else _model_name(named),
                     time,
                     None,
                     0,

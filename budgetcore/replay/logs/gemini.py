@@ -35,7 +35,7 @@ from budgetcore.replay.logs.tally import (
     registry_name,
 )
 
-__all__ = ["LINE", "TOKENS", "claims", "claims_document", "read_gemini"]
+__all__ = ["LINE", "TOKENS", "claims", "claims_document", "read_gemini", "stream_output"]
 
 _COUNTED = ("input", "output", "cached", "thoughts", "tool", "total")
 _ROOT = "\x00start"  # the conversation before its first message (a rewind may go back to it)
@@ -65,6 +65,19 @@ def claims(obj: dict[str, object]) -> bool:
         or "$rewindTo" in obj
         or (obj.get("type") == "gemini" and "id" in obj and "uuid" not in obj)
     )
+
+
+def stream_output(obj: dict[str, object]) -> bool:
+    """A line of ``gemini --output-format stream-json``'s output (captured from its
+    standard output: no session of the data folder): its ``init`` event (``session_id``
+    and ``model``) or its ``result`` event with the run's ``stats`` (gemini-cli
+    ``packages/core/src/output/types.ts``; a real run's in a public document, code index
+    id 57661982016, held out in round 10b). Claude Code's and Droid's stream output say
+    ``"type": "system"`` with an ``init`` subtype, and their result has no ``stats``."""
+    kind = obj.get("type")
+    if kind == "init":
+        return "session_id" in obj and "model" in obj
+    return kind == "result" and isinstance(obj.get("stats"), dict) and "uuid" not in obj
 
 
 def claims_document(doc: object) -> bool:

@@ -27,11 +27,27 @@ from budgetcore.replay.logs.tally import Tally, registry_name, sqlite
 __all__ = ["TOTALS_WHY", "claims_database", "read_goose_db"]
 
 TOTALS_WHY = "Goose records each session's token totals, not its requests"
-_QUERY = (
-    "SELECT id, model_config_json, created_at, accumulated_input_tokens, "
-    "accumulated_output_tokens, accumulated_total_tokens, input_tokens, output_tokens, "
-    "total_tokens FROM sessions"
+#: The columns read, in order. A database from before Goose's schema 6 (block/goose
+#: ``crates/goose/src/session/migrations.rs`` @865e4a03: version 6 adds
+#: ``provider_name`` and ``model_config_json``) has no model column. A public one, at
+#: schema 5, is read with the columns it lacks as NULL (its model unknown), as Goose's
+#: migrations leave them on an old row; naming them refused the whole database.
+_COLUMNS = (
+    "id",
+    "model_config_json",
+    "created_at",
+    "accumulated_input_tokens",
+    "accumulated_output_tokens",
+    "accumulated_total_tokens",
+    "input_tokens",
+    "output_tokens",
+    "total_tokens",
 )
+
+
+def _query(has: set[str]) -> str:
+    picked = ", ".join(c if c in has or c == "id" else "NULL" for c in _COLUMNS)
+    return f"SELECT {picked} FROM sessions"
 
 
 def claims_database(tables: frozenset[str]) -> bool:
@@ -84,7 +100,7 @@ def read_goose_db(db: Any, name: str) -> tuple[ParsedLog, ...]:
             names = db.execute("SELECT name FROM sqlite_master WHERE type = 'table'").fetchall()
             tables = ", ".join(sorted(str(n[0]) for n in names)[:8])
             raise ScenarioError([Problem.coded("log", "log-unknown-database", tables=tables)])
-        rows: list[Any] = db.execute(_QUERY).fetchall()
+        rows: list[Any] = db.execute(_query(has)).fetchall()
     except sqlite3.Error as exc:
         raise ScenarioError(
             [

@@ -64,6 +64,7 @@ __all__ = [
     "opencode_db_sessions",
     "read_opencode",
     "read_opencode_db",
+    "run_output",
 ]
 
 #: An assistant message's ``tokens``, read as counts (records.Shape.counts), its
@@ -104,6 +105,19 @@ MESSAGE = Shape(
     (("time", Shape("OpenCodeTime", ("created",))), ("tokens", TOKENS), ("model", _MODEL_REF)),
     frozenset({"role"}),
 )
+
+
+def run_output(obj: dict[str, object]) -> bool:
+    """A line of ``opencode run --format json``'s output (captured from its standard
+    output: no session of the data folder): a ``step_start`` or ``step_finish`` event,
+    the run's part under ``part`` beside its ``sessionID`` (a real CI run's, quoted from
+    issuepit/issuepit#901 in that project's tests, code index id 53359114281, held out in
+    round 10b)."""
+    return (
+        obj.get("type") in ("step_start", "step_finish")
+        and "sessionID" in obj
+        and isinstance(obj.get("part"), dict)
+    )
 
 
 def claims_document(doc: object) -> bool:
