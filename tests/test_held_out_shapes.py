@@ -924,3 +924,26 @@ def test_records_glued_on_one_line_name_their_agent() -> None:
         "log line 1 holds several JSON records with no newline between them, records of "
         "Qwen Code: JSON Lines writes one record a line"
     )
+
+
+@pytest.mark.parametrize(
+    ("name", "data", "agent"),
+    [
+        # Named as Cline's, not JSON: counted as Cline's in a folder's total per agent.
+        ("tasks/1700000000200/ui_messages.json", b"ui_messages = {}\n", "cline"),
+        # A damaged database named as OpenCode's.
+        ("opencode/opencode.db", b"SQLite format 3\x00" + b"\x00" * 84, "opencode"),
+        # Named as no agent's, in no agent's shape: no one's.
+        ("notes.jsonl", b'{"hello": 1}\n', ""),
+    ],
+)
+def test_a_file_not_read_says_whose_it_is_where_its_name_or_shape_tells(
+    name: str, data: bytes, agent: str
+) -> None:
+    """The By-agent totals count a session not read as its agent's (the agent's total
+    unknown with it), so the read's refusal carries whose file it is (LogUnread)."""
+    from budgetcore.replay.logs import unread_agent  # noqa: PLC0415
+
+    with pytest.raises(ScenarioError) as caught:
+        read_sessions([(name, io.BytesIO(data))])
+    assert unread_agent(caught.value) == agent
