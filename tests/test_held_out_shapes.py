@@ -947,3 +947,21 @@ def test_a_file_not_read_says_whose_it_is_where_its_name_or_shape_tells(
     with pytest.raises(ScenarioError) as caught:
         read_sessions([(name, io.BytesIO(data))])
     assert unread_agent(caught.value) == agent
+
+
+def test_a_pi_session_whose_leaf_went_back_replays_the_branch_of_its_last_request() -> None:
+    """pi-mono's long test sessions (held out in round 10b) end on a branch_summary: the
+    user went back to an earlier entry and sent nothing more. The leaf's path holds no
+    request, and `replay` (no --usage) exited 2 with "no request on the replayed branch
+    (1 on abandoned branches)" while --usage counted it. The branch that leads to the
+    last request is replayed, as Claude Code's is (tally.Tally.session)."""
+    base = LOGS / "pi" / "branch" / "sessions"
+    (path,) = [p for p in base.rglob("*.jsonl")]
+    head = path.read_bytes().splitlines(keepends=True)[:3]
+    back = (
+        b'{"type":"branch_summary","id":"b0000003","parentId":"b0000001",'
+        b'"timestamp":"2025-11-24T10:00:03.000Z","fromId":"b0000002","summary":"placeholder"}\n'
+    )
+    log = read_sessions([(path.name, io.BytesIO(b"".join(head) + back))])[0]
+    ((series),) = log.series
+    assert (len(series.requests), len(series.abandoned)) == (1, 0)

@@ -542,12 +542,24 @@ class Tally:
         for c in self.compactions:
             comps_of.setdefault(c[2], []).append(c)
         for s in self.order:
+            mine = by_series.get(s, [])
             branch = self._branch(s)
+            if branch is not None and not any(
+                not off and (n is None or n in branch) for _r, _s, n, off in mine
+            ):
+                # The leaf starts a branch with no request yet (pi's branch_summary
+                # when the user went back, a Gemini CLI rewind, held out in round 10b:
+                # "no request on the replayed branch", exit 2): the branch that leads
+                # to the last request is replayed, as Claude Code's (claude._branch).
+                answered = next(
+                    (n for _r, _s, n, off in reversed(mine) if n is not None and not off), None
+                )
+                if answered is not None:
+                    branch = _walk(self.parents, answered)
 
             def on(node: str | None, branch: set[str] | None = branch) -> bool:
                 return branch is None or node is None or node in branch
 
-            mine = by_series.get(s, [])
             # Each request's place once: on the branch (kept) or not (dropped).
             if branch is None:
                 flags = [not off for _r, _s, _n, off in mine]
