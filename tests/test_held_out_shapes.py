@@ -950,8 +950,9 @@ def test_a_file_not_read_says_whose_it_is_where_its_name_or_shape_tells(
 
 
 def test_a_pi_session_whose_leaf_went_back_replays_the_branch_of_its_last_request() -> None:
-    """pi-mono's long test sessions (held out in round 10b) end on a branch_summary: the
-    user went back to an earlier entry and sent nothing more. The leaf's path holds no
+    """A public pi session in the version 3 layout (a design report's example, held out
+    in round 10b) ends on a branch_summary: the user went back to an earlier entry and
+    sent nothing more. The leaf's path holds no
     request, and `replay` (no --usage) exited 2 with "no request on the replayed branch
     (1 on abandoned branches)" while --usage counted it. The branch that leads to the
     last request is replayed, as Claude Code's is (tally.Tally.session)."""
