@@ -63,10 +63,19 @@ def test_pi_measures_every_assistant_usage_once_and_replays_the_path_to_the_last
         return  # no request: the reader says so (tests/test_agents_cli.py)
     log = parse_log(_jsonl(lines))
     parents = {x["id"]: x["parentId"] for x in lines[1:]}
-    path, node = set(), lines[-1]["id"]
-    while node is not None:
-        path.add(node)
-        node = parents[node]
+
+    def path_from(node: str | None) -> set[str]:
+        path = set()
+        while node is not None:
+            path.add(node)
+            node = parents[node]
+        return path
+
+    path = path_from(lines[-1]["id"])
+    if not any(k in path for k in billed):
+        # The last entry's path holds no request (the user went back and sent nothing
+        # more): the path of the last request is replayed, as Claude Code's.
+        path = path_from(next(x["id"] for x in reversed(lines[1:]) if x["id"] in billed))
     by_line = {i + 1: x["id"] for i, x in enumerate(lines)}
     on = sorted(k for k in billed if k in path)
     (series,) = log.series
@@ -114,22 +123,37 @@ def gemini_sessions(draw: st.DrawFn) -> list[dict[str, Any]]:
 
 
 def _gemini_oracle(lines: list[dict[str, Any]]) -> tuple[dict[str, tuple[int, int]], set[str]]:
-    """Each message's last written tokens (input, output + thoughts), and the ids left in
-    the conversation after the rewinds (gemini-cli's own rule: a rewind drops the target
-    and what follows it; an unknown target clears all)."""
+    """Each message's last written tokens (input, output + thoughts), and the ids on the
+    replayed branch: those left in the conversation after the rewinds (gemini-cli's own
+    rule: a rewind drops the target and what follows it; an unknown target clears all),
+    or, when none of them was billed (a rewind with nothing after), the path of the last
+    billed message (by first appearance) to the start, each message's parent the one
+    before it where it last joined the conversation (one written again after a rewind
+    dropped it moves to its new place)."""
     last: dict[str, tuple[int, int]] = {}
     order: list[str] = []
+    parent: dict[str, str | None] = {}
     for x in lines[1:]:
         if "$rewindTo" in x:
             target = x["$rewindTo"]
             order = order[: order.index(target)] if target in order else []
             continue
         if x["id"] not in order:
+            parent[x["id"]] = order[-1] if order else None
             order.append(x["id"])
         if "tokens" in x:
             t = x["tokens"]
             last[x["id"]] = (t["input"], t["output"] + t["thoughts"])
-    return {k: v for k, v in last.items() if any(v)}, set(order)
+    billed = {k: v for k, v in last.items() if any(v)}
+    if billed and not any(k in order for k in billed):
+        first = [x["id"] for x in lines[1:] if "id" in x]
+        node: str | None = max(billed, key=first.index)
+        path: set[str] = set()
+        while node is not None and node not in path:
+            path.add(node)
+            node = parent[node]
+        return billed, path
+    return billed, set(order)
 
 
 @given(gemini_sessions())
