@@ -17,7 +17,7 @@ from typing import TYPE_CHECKING, Protocol, TypeVar
 
 from budgetcore.errors import Problem, ScenarioError
 from budgetcore.registry.models import Resolution, resolve
-from budgetcore.replay.logs.model import ParsedLog
+from budgetcore.replay.logs.model import ParsedLog, sent_as_fields
 from budgetcore.replay.logs.tally import SUMMED
 from budgetcore.replay.logs.usage import (
     MeasuredUsage,
@@ -67,6 +67,7 @@ def log_model(
     return LogModel(name, resolver(name), base, window)
 
 
+@sent_as_fields
 @dataclass(frozen=True, slots=True)
 class SessionRun:
     """One session of an import: what was read, its replay, its measured usage."""
