@@ -29,6 +29,7 @@ from budgetcore.replay.logs.model import ParsedLog
 from budgetcore.replay.logs.packed import SMALL, Packed, packed
 from budgetcore.replay.logs.session import kept, run_session
 from budgetcore.replay.logs.usage import measured_usage
+from budgetcore.replay.output import write_sessions
 from tests.packed_helpers import assert_same
 
 LOGS = Path(__file__).resolve().parent / "fixtures" / "logs"
@@ -161,7 +162,7 @@ def test_a_folder_keeps_each_measured_session_packed_and_its_output_as_before(
         assert run.measured == measured_usage(log)
     jobs = [("opencode.db", ["opencode.db"]), ("opencode.db", ["opencode.db"])]
     work = partial(replay_cmds._session_runs, settings)
-    both = replay_cmds._folder_runs(work, jobs, 1, _Quiet())
+    both = replay_cmds._folder_runs(work, jobs, 1, _Quiet(), kept)
     assert [isinstance(r.log.main.requests, Packed) for r in both] == [True] * 5 + [False]
     assert [r.measured for r in both] == [r.measured for r in runs] * 2
 
@@ -169,6 +170,101 @@ def test_a_folder_keeps_each_measured_session_packed_and_its_output_as_before(
 class _Quiet:
     def advance(self, _n: int) -> None:
         pass
+
+
+def _folder_output(root: Path, fmt: str, workers: int = 1) -> tuple[list[Any], str]:
+    """A folder's usage-only runs as the CLI keeps them for ``fmt``, and its output."""
+    found = walk(str(root), MAX_FOLDER_FILES)
+    jobs = [(s.name, s.files) for s in plan_folder(list(found.files)).sessions]
+    work = partial(replay_cmds._session_runs, (str(root), None, None, None, False))
+    runs = replay_cmds._folder_runs(work, jobs, workers, _Quiet(), replay_cmds._keeping(fmt))
+    runs = replay_cmds.billed_once_runs(runs)
+    out: list[str] = []
+    replay_cmds.write_sessions(runs, fmt, out.append, folder=True)
+    return runs, "".join(out)
+
+
+@pytest.mark.parametrize("workers", [1, 2])
+def test_a_session_no_other_can_bill_is_kept_as_its_json_lines(workers: int) -> None:
+    """In JSON Lines, a usage-only session with no ids is written once measured and
+    keeps no requests (issue 40's third per-session round): no other session can bill
+    its responses, so nothing read later changes its lines. The folder's output is
+    the one written from the packed sessions; a session with ids (Claude Code's,
+    OpenCode's) is still packed, since a later session may bill its responses."""
+    for agent in ("qwen", "pi", "gemini", "claude", "opencode"):
+        root = LOGS / agent
+        runs, text = _folder_output(root, "jsonl", workers)
+        packed_runs, _csv = _folder_output(root, "csv", workers)
+        assert not any(r.jsonl for r in packed_runs)
+        whole: list[str] = []
+        write_sessions(
+            replay_cmds.billed_once_runs(
+                [
+                    r if r.log is None else dataclasses.replace(r, log=_unpacked(r.log))
+                    for r in packed_runs
+                ]
+            ),
+            "jsonl",
+            whole.append,
+            folder=True,
+        )
+        assert text == "".join(whole), agent
+        read = [r for r in runs[:-1] if r.log is not None]
+        assert read, agent
+        for r in read:
+            assert r.log is not None
+            if r.log.ids:
+                assert not r.jsonl
+                assert r.log.series
+        if agent in ("qwen", "pi", "gemini"):
+            assert all(r.jsonl and r.log.series == () for r in read if r.log is not None)
+
+
+def test_a_folder_s_runs_travel_as_their_constructors_arguments() -> None:
+    """A worker process sends a folder's runs back pickled (cli.pool): each frozen value
+    of them as its constructor's arguments (model.sent_as_fields), which comes back
+    equal, packed parts, ledgers and measured usage included (issue 40's third
+    per-session round: about 36 against 20 µs a session)."""
+    from budgetcore.replay.logs.log_model import LogModel  # noqa: PLC0415
+    from budgetcore.replay.logs.model import FileLedger, LogSeries  # noqa: PLC0415
+    from budgetcore.replay.logs.session import SessionRun  # noqa: PLC0415
+    from budgetcore.replay.logs.usage import MeasuredUsage, ModelUsage  # noqa: PLC0415
+
+    runs, _text = _folder_output(LOGS / "claude", "csv")
+    runs += _folder_output(LOGS / "qwen", "jsonl")[0]
+    read = [r for r in runs if r.log is not None and r.measured is not None]
+    assert any(isinstance(r.log.main.requests, Packed) for r in read if r.log and r.log.series)
+    assert any(r.jsonl for r in read)
+    for run in read:
+        assert run.log is not None
+        assert run.measured is not None
+        assert run.model is not None
+        for value, cls in (
+            (run, SessionRun),
+            (run.log, ParsedLog),
+            (run.measured, MeasuredUsage),
+            (run.model, LogModel),
+            *((f, FileLedger) for f in run.log.ledger),
+            *((m, ModelUsage) for m in run.measured.models),
+            *((s, LogSeries) for s in run.log.series),
+        ):
+            assert value.__reduce__()[0] is cls
+        back = pickle.loads(pickle.dumps(run))
+        assert back.measured == run.measured
+        assert back.log is not None
+        assert_same(run.log, back.log)
+        assert dataclasses.replace(back, log=run.log) == run
+
+
+def _unpacked(log: ParsedLog) -> ParsedLog:
+    """``log`` with every packed part read back into a tuple."""
+    series = tuple(
+        dataclasses.replace(
+            s, requests=tuple(s.requests), abandoned=tuple(s.abandoned), times=tuple(s.times)
+        )
+        for s in log.series
+    )
+    return dataclasses.replace(log, series=series, ids=tuple(log.ids))
 
 
 def test_a_replayed_session_is_kept_whole() -> None:
@@ -180,6 +276,7 @@ def test_a_replayed_session_is_kept_whole() -> None:
     run = run_session(name, log, scenario=None, options=None)
     assert run.result is not None
     assert kept(run) is run
+    assert kept(run, jsonl=lambda _r: "written") is run
     usage = run_session(name, log, scenario=None, options=None, replay_it=False)
     assert kept(usage).log is not usage.log
 

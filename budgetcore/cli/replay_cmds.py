@@ -320,15 +320,19 @@ def replay_of(args: argparse.Namespace, scenario: Scenario | None) -> tuple[Any,
     return replay(scenario, turns, options), None, None
 
 
-def _log_runs(args: argparse.Namespace, scenario: Scenario | None) -> tuple[list[Any], bool]:
-    """Every session of --log (a file, or each session of a folder)."""
+def _log_runs(
+    args: argparse.Namespace, scenario: Scenario | None, out: str | None = None
+) -> tuple[list[Any], bool]:
+    """Every session of --log (a file, or each session of a folder). ``out``: the
+    output's format, where the sessions of a folder may be written as they are read
+    (session.kept)."""
     options = None
     text = None if args.options is None else read_input(args.options, "options")
     if text is not None:
         from budgetcore.replay.options import parse_options_json  # noqa: PLC0415
 
         options = parse_options_json(text)
-    runs, folder = _log_runs_of(args, scenario, options)
+    runs, folder = _log_runs_of(args, scenario, options, out)
     say_backtest_sets(text, runs)
     return runs, folder
 
@@ -390,7 +394,7 @@ def backtest_sets_note(text: bytes | None, sets: Sequence[BacktestSet | None]) -
 
 
 def _log_runs_of(
-    args: argparse.Namespace, scenario: Scenario | None, options: Any
+    args: argparse.Namespace, scenario: Scenario | None, options: Any, out: str | None
 ) -> tuple[list[Any], bool]:
     if scenario is not None:
         options = link_priced(args, scenario, options)
@@ -438,7 +442,7 @@ def _log_runs_of(
 
     progress = Progress("reading", len(jobs), "sessions")  # on a terminal only
     try:
-        runs = _folder_runs(work, jobs, workers, progress)
+        runs = _folder_runs(work, jobs, workers, progress, _keeping(out))
     finally:
         progress.close()
     if not runs:
@@ -520,13 +524,25 @@ def billed_once_runs(runs: list[Any]) -> list[Any]:
     return billed_once(runs)
 
 
-def _folder_runs(work: Any, jobs: list[Any], workers: int, progress: Any) -> list[Any]:
-    """Each session of a folder (a job may hold several: an agent's database), here or
-    in ``workers`` processes, in the folder's order. A session read is kept as bytes
-    (session.kept: with no replay) once the next is read: what the read holds stays
-    small, and the last one, after which nothing is read, is written as read."""
+def _keeping(out: str | None) -> Callable[[Any], Any]:
+    """What a folder's read keeps of a session once it is measured (session.kept): in
+    JSON Lines, its lines where they are final already."""
     from budgetcore.replay.logs.session import kept  # noqa: PLC0415
 
+    if out != "jsonl":
+        return kept
+    from budgetcore.replay.output import session_jsonl  # noqa: PLC0415
+
+    return partial(kept, jsonl=partial(session_jsonl, folder=True))
+
+
+def _folder_runs(
+    work: Any, jobs: list[Any], workers: int, progress: Any, kept: Callable[[Any], Any]
+) -> list[Any]:
+    """Each session of a folder (a job may hold several: an agent's database), here or
+    in ``workers`` processes, in the folder's order. A session read is kept small
+    (``kept``: session.kept, with no replay) once the next is read, and the last one,
+    after which nothing is read, is written as read."""
     if workers < 2:
         runs: list[Any] = []
         for job in jobs:
@@ -547,7 +563,7 @@ def _folder_runs(work: Any, jobs: list[Any], workers: int, progress: Any) -> lis
     # folder's order. A signal to any of them ends them all (cli.pool).
     # A worker's runs come back together: each is kept before it is sent.
     found = pool_map(
-        partial(_kept_runs, work),
+        partial(_kept_runs, work, kept),
         jobs,
         workers,
         chunksize=max(1, len(jobs) // (4 * workers)),
@@ -556,10 +572,8 @@ def _folder_runs(work: Any, jobs: list[Any], workers: int, progress: Any) -> lis
     return [run for part in found for run in part]
 
 
-def _kept_runs(work: Any, job: Any) -> list[Any]:
-    """A job's runs, each kept (session.kept) as a worker sends them back."""
-    from budgetcore.replay.logs.session import kept  # noqa: PLC0415
-
+def _kept_runs(work: Any, kept: Callable[[Any], Any], job: Any) -> list[Any]:
+    """A job's runs, each kept (``kept``: session.kept) as a worker sends them back."""
     runs: list[Any] = work(job)
     if runs:  # the others are already (_database_runs)
         runs[-1] = kept(runs[-1])
@@ -857,6 +871,9 @@ def write_sessions(
 ) -> None:
     """Every session's output in ``fmt``: the table for people (``cli.replay_table``,
     loaded for it alone) or a machine format of ``replay.output``."""
+    # A session written once measured (session.kept) is in JSON Lines, and keeps no
+    # requests to write otherwise.
+    assert fmt == "jsonl" or not any(r.jsonl for r in runs)
     if fmt == "table":
         from budgetcore.cli.replay_table import write_table  # noqa: PLC0415
 
@@ -882,7 +899,7 @@ def cmd_replay(args: argparse.Namespace) -> int:
     else:
         if args.turns is not None or args.generate is not None:
             raise ScenarioError([Problem.coded("turns", "one-source")])
-        runs, folder = _log_runs(args, scenario)
+        runs, folder = _log_runs(args, scenario, fmt)
         if not folder and runs[0].result is None and not args.usage:
             raise ScenarioError(list(runs[0].error) or [Problem.coded("log", "no-replay")])
     write_sessions(runs, fmt, sys.stdout.write, folder=folder)

@@ -36,6 +36,7 @@ __all__ = [
     "ledger_dict",
     "log_dict",
     "row_dicts",
+    "session_jsonl",
     "summary_dict",
     "to_csv",
     "to_jsonl",
@@ -264,7 +265,18 @@ def _summed_left_out(tokens: int) -> dict[str, int]:
 # ------------------------------------------------------------------ JSON Lines, CSV
 
 
+def session_jsonl(run: SessionRun, *, folder: bool) -> str:
+    """One session's JSON Lines, as :func:`write_sessions` writes them: what a folder's
+    read keeps of a session whose output nothing read later can change (session.kept)."""
+    out: list[str] = []
+    _jsonl_session(run, out.append, folder)
+    return "".join(out)
+
+
 def _jsonl_session(run: SessionRun, write: Write, folder: bool) -> None:
+    if run.jsonl:  # written once measured (session.kept)
+        write(run.jsonl)
+        return
     if run.log is None and run.result is None:
         out = {"session": run.name, "error": [str(p) for p in run.error], "lines": run.lines}
         write(json.dumps(out) + "\n")

@@ -10,6 +10,8 @@ import dataclasses
 from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
+from budgetcore.replay.logs.model import sent_as_fields
+
 if TYPE_CHECKING:
     from budgetcore.core.scenario import Scenario
     from budgetcore.registry.models import Resolution
@@ -17,6 +19,7 @@ if TYPE_CHECKING:
 __all__ = ["LogModel"]
 
 
+@sent_as_fields
 @dataclass(frozen=True, slots=True)
 class LogModel:
     """The scenario's model as taken from a log."""

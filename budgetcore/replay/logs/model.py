@@ -11,12 +11,12 @@ from __future__ import annotations
 from bisect import bisect_left, bisect_right
 from collections import Counter
 from collections.abc import Iterable, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, fields
 from decimal import Decimal
 from functools import partial
 from itertools import chain, compress, islice, repeat
-from operator import gt, is_not, itemgetter, sub
-from typing import TYPE_CHECKING, Any, NamedTuple
+from operator import attrgetter, gt, is_not, itemgetter, sub
+from typing import TYPE_CHECKING, Any, NamedTuple, TypeVar
 
 from budgetcore.errors import Problem, ScenarioError
 from budgetcore.registry.prices import Usage
@@ -40,8 +40,31 @@ __all__ = [
     "ParsedLog",
     "folder_lines",
     "new_request",
+    "sent_as_fields",
     "summary_series",
 ]
+
+_D = TypeVar("_D")
+
+
+def sent_as_fields(cls: type[_D]) -> type[_D]:
+    """``cls`` (a frozen dataclass with slots, every field set by its constructor)
+    pickled as its constructor's arguments: the values read in one C call, the value
+    made again by one constructor call. A dataclass with slots pickles by its own
+    ``__getstate__`` and ``__setstate__``, which walk ``dataclasses.fields`` in Python
+    for every value. A folder's sessions come back from its worker processes pickled
+    (cli.pool): about 36 µs a session there and back, 20 with this (docs/performance.md,
+    issue 40's third per-session round)."""
+    found = fields(cls)  # type: ignore[arg-type]
+    assert len(found) > 1, cls  # attrgetter of one name gives the value, not a tuple
+    assert all(f.init for f in found), cls
+    values = attrgetter(*(f.name for f in found))
+
+    def reduce(self: _D) -> tuple[type[_D], tuple[Any, ...]]:
+        return cls, values(self)
+
+    setattr(cls, "__reduce__", reduce)  # noqa: B010 - a method set on the class
+    return cls
 
 
 #: Every agent's key (budgetcore.replay.logs.agents.AGENTS holds how each is read).
@@ -109,6 +132,7 @@ class LogRequest(NamedTuple):
 new_request = partial(tuple.__new__, LogRequest)
 
 
+@sent_as_fields
 @dataclass(frozen=True, slots=True)
 class LogSeries:
     """One conversation of the session: the main one, or one subagent run.
@@ -248,6 +272,7 @@ class LogSeries:
         return tuple(out)
 
 
+@sent_as_fields
 @dataclass(frozen=True, slots=True)
 class FileLedger:
     """Where every line of one file went. ``lines`` equals :attr:`accounted`: the
@@ -324,6 +349,7 @@ _CONTEXT_OF = itemgetter(1)  # LogRequest.context
 _is_named = partial(is_not, None)
 
 
+@sent_as_fields
 @dataclass(frozen=True, slots=True)
 class ParsedLog:
     """One session: its series (the replayed one first), what was skipped, the ledger."""

@@ -22,7 +22,7 @@ from typing import NamedTuple
 
 from budgetcore.registry.models import Resolution, resolve
 from budgetcore.registry.prices import MONEY, Prices, Usage, tier_rates
-from budgetcore.replay.logs.model import LogRequest, ParsedLog
+from budgetcore.replay.logs.model import LogRequest, ParsedLog, sent_as_fields
 
 __all__ = [
     "KINDS",
@@ -43,6 +43,7 @@ __all__ = [
 ]
 
 
+@sent_as_fields
 @dataclass(frozen=True, slots=True)
 class ModelUsage:
     """One model's measured usage in a session: its tokens, requests and cost."""
@@ -115,6 +116,7 @@ def _partly_priced(m: ModelUsage | MeasuredUsage) -> bool:
     return m.known_cost > 0
 
 
+@sent_as_fields
 @dataclass(frozen=True, slots=True)
 class MeasuredUsage:
     """A session's measured usage: per model and in total."""
