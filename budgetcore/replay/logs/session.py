@@ -90,7 +90,7 @@ class SessionRun:
     # Not read (``log`` None), but read to its end with nothing in it that may carry a
     # bill (agents.costs_nothing): it leaves the folder's cost known.
     costs_nothing: bool = False
-    # Not read: whose file it is where the read told (NoRequests.agent), else "".
+    # Not read: whose file it is where the read or its name told (LogUnread.agent), else "".
     agent: str = ""
     # The session's JSON Lines output, written as soon as it was measured where nothing
     # read after it can change it (:func:`kept`); "" when it is written at the end. Its

@@ -109,7 +109,7 @@ class LoadedLog:
     # Not read, but nothing in it may carry a bill (replay.logs.agents.costs_nothing):
     # the import's cost stays known, as the CLI's folder total.
     costs_nothing: bool = False
-    agent: str = ""  # not read: whose file it is where the read told (NoRequests.agent)
+    agent: str = ""  # not read: whose file it is where the read told (LogUnread.agent)
 
 
 @dataclass(frozen=True, slots=True, eq=False)
