@@ -501,3 +501,30 @@ def test_a_file_whose_sessions_another_holds_is_not_called_no_session_log(
     page = html.unescape(str(logs_html(panel, "en", wide=True)))
     assert "not session logs" not in page
     assert "another file of the import holds the same sessions" in page
+
+
+_GLUED_QWEN = (
+    b'{"uuid":"u1","parentUuid":null,"sessionId":"s1","type":"user",'
+    b'"timestamp":"2026-08-17T14:00:00.000Z","cwd":"/p","version":"0.21.13",'
+    b'"message":{"role":"user","parts":[{"text":"x"}]}}{"uuid":"u2"}\n'
+)
+
+
+@pytest.mark.parametrize(
+    ("lang", "said"),
+    [
+        ("en", "Log file line 1 holds several JSON records with no newline between them"),
+        ("zh", "日志文件第 1 行包含多条 JSON 记录"),
+    ],
+)
+def test_records_glued_on_one_line_say_their_line_once(lang: str, said: str) -> None:
+    """The eleventh walk: a Qwen Code file of two records on one line read "line 1 line
+    1 holds several JSON records" in the sessions table ("第 1 行第 1 行" in Chinese): the
+    sentence names its line itself, and its place said the line again."""
+    from budgetcore.ui.problems import problem_text  # noqa: PLC0415
+
+    panel = with_logs(ReplayPanel(), (("p/chats/s1.jsonl", _GLUED_QWEN),))
+    (loaded,) = panel.logs
+    assert loaded.error
+    text = problem_text(loaded.error[0], lang)
+    assert text.startswith(said), text
