@@ -528,3 +528,37 @@ def test_records_glued_on_one_line_say_their_line_once(lang: str, said: str) -> 
     assert loaded.error
     text = problem_text(loaded.error[0], lang)
     assert text.startswith(said), text
+
+
+@pytest.mark.parametrize(
+    ("name", "data", "en", "zh"),
+    [
+        (
+            "tasks/1700000000200/ui_messages.json",
+            b"ui_messages = {}\n",
+            "but it is not valid JSON",
+            "但它不是有效的 JSON",
+        ),
+        ("notes.json", b"{ torn\n", "and it is not valid JSON", "并且它不是有效的 JSON"),
+        (
+            "notes.json",
+            b"{\n\xff}\n",
+            "and it is not UTF-8 text (byte 3)",
+            "并且它不是 UTF-8 文本(第 3 个字节)",
+        ),
+    ],
+    ids=["named-not-json", "document-not-json", "document-not-utf8"],
+)
+def test_why_a_json_document_cannot_be_read_is_said_in_the_page_s_language(
+    name: str, data: bytes, en: str, zh: str
+) -> None:
+    """The eleventh walk (1440 and 390, Chinese): a file named as Cline's that is not
+    JSON read "按名称是 Cline 的会话文件(...),但它is not valid JSON": what was wrong
+    with the document was its English rule, set into the Chinese sentence."""
+    from budgetcore.ui.problems import problem_text  # noqa: PLC0415
+
+    panel = with_logs(ReplayPanel(), ((f"p/{name}", data),))
+    (loaded,) = panel.logs
+    assert loaded.error
+    assert problem_text(loaded.error[0], "en").endswith(en)
+    assert problem_text(loaded.error[0], "zh").endswith(zh)

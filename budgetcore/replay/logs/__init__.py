@@ -313,20 +313,28 @@ def _named_unread(name: str) -> tuple[Problem | None, str]:
     return problem, _key_of(agent_name)
 
 
+#: Why a file is no JSON document (``Document.parse``), as the message said inside another.
+_DOCUMENT_WHY = {
+    "log-document-not-json": "replay.logs.why-not-json",
+    "log-document-not-utf8": "replay.logs.why-not-utf8",
+}
+
+
 def _unknown_document(doc: Document, name: str = "") -> tuple[list[Problem], str]:
     """A JSON document no agent claims: what it looks like, and what is missing; and
     whose it may be (an agent's key, or "")."""
     if isinstance(doc.value, Problem):
+        # Why, as a message of its own (never its English rule, which the page set into
+        # its Chinese sentence), with its parameters beside it.
+        why = {"why": _DOCUMENT_WHY[doc.value.code], **dict(doc.value.params)}
         # Named as an agent's session file (another program's ui_messages.json, a
         # JavaScript assignment, held out in round 10b): that agent is said too.
         found = named_agent(name)
         if found is not None:
             agent_name, layout = found
-            bad = Problem.coded(
-                "log", "log-named-bad", agent=agent_name, layout=layout, why=doc.value.rule
-            )
+            bad = Problem.coded("log", "log-named-bad", agent=agent_name, layout=layout, **why)
             return [bad], _key_of(agent_name)
-        return [Problem.coded("log", "log-document-bad", why=doc.value.rule)], ""
+        return [Problem.coded("log", "log-document-bad", **why)], ""
     looks = [a for a in AGENTS if a.looks_like is not None and a.looks_like(doc.value)]
     if looks:
         a = looks[0]
