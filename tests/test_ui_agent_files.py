@@ -562,3 +562,18 @@ def test_why_a_json_document_cannot_be_read_is_said_in_the_page_s_language(
     assert loaded.error
     assert problem_text(loaded.error[0], "en").endswith(en)
     assert problem_text(loaded.error[0], "zh").endswith(zh)
+
+
+def test_a_database_session_with_no_request_counts_its_lines_as_the_page_does() -> None:
+    """The eleventh walk: a Goose database at schema 5 holds a session of totals and one
+    opened with no model call (1 row read). The page's sessions table gave that session
+    its 1 line and the folder 4; the CLI gave it "—" and the folder 3, since a
+    database's session with no request lost its lines where a file's keeps them."""
+    folder = LOGS / "goose" / "schema-v5" / "goose"
+    result = run_cli(["replay", "--log", str(folder), "--usage", "--format", "jsonl"])
+    assert result.code == 0, result.err
+    total = json.loads(result.out.strip().splitlines()[-1])["total"]
+    (unread,) = total["sessions_unreadable"]
+    panel = with_logs(ReplayPanel(), picked_folder(folder))
+    (page,) = [x for x in panel.logs if x.log is None]
+    assert (unread["lines"], total["lines"]) == (page.lines, 4)
