@@ -7,6 +7,7 @@ from __future__ import annotations
 
 import io
 import json
+import re
 import shutil
 from decimal import Decimal
 from pathlib import Path
@@ -778,3 +779,26 @@ def test_a_folder_of_only_other_files_names_them_and_one_file_is_said_in_the_sin
     (folder / "more.txt").write_text("x\n", "utf-8")
     result = run_cli(["replay", "--log", str(folder), "--usage", "--format", "jsonl"])
     assert "not read as sessions: 2 files (first: more.txt): no agent writes them" in result.err
+
+
+def test_the_sessions_no_reader_placed_are_the_last_group_by_agent(tmp_path: Path) -> None:
+    """The eleventh walk: a folder of Claude Code, Gemini CLI, a note no agent writes,
+    OpenCode and pi listed "not read (agent unknown)" between Gemini CLI and OpenCode,
+    where its file came in the folder's order: a group of no agent among the agents'.
+    It comes last, in the CLI's table and JSON Lines and in the page's table."""
+    from budgetcore.ui.replay.logs import logs_html  # noqa: PLC0415
+    from budgetcore.ui.replay.state import ReplayPanel, with_logs  # noqa: PLC0415
+    from tests.helpers import picked_folder  # noqa: PLC0415
+
+    shutil.copytree(LOGS / "gemini" / "jsonl" / "tmp", tmp_path / "gemini")
+    (tmp_path / "notes.jsonl").write_text('{"hello": 1}\n')
+    shutil.copytree(LOGS / "pi" / "basic" / "sessions", tmp_path / "pi")
+    result = run_cli(["replay", "--log", str(tmp_path), "--usage", "--format", "jsonl"])
+    assert result.code == 0, result.err
+    agents = [a["agent"] for a in _total(result.out)["agents"]]  # type: ignore[attr-defined]
+    assert agents == ["gemini-cli", "pi", None]
+    table = run_cli(["replay", "--log", str(tmp_path), "--usage", "--format", "table"])
+    rows = table.out.split("By agent\n", 1)[1].splitlines()[1:]
+    assert [r.split()[0] for r in rows] == ["Gemini", "pi", "not"]
+    page = logs_html(with_logs(ReplayPanel(), picked_folder(tmp_path)), "en")
+    assert re.findall(r'data-agent-row="([^"]+)"', page) == ["gemini-cli", "pi", "unread"]

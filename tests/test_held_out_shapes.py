@@ -926,6 +926,21 @@ def test_records_glued_on_one_line_name_their_agent() -> None:
     )
 
 
+_DROID_TRANSCRIPT = (
+    b'{"type":"session_start","id":"ffffffff-0000-4000-8000-000000000009","title":"x"}\n'
+    b'{"type":"message","id":"m1","timestamp":"2025-11-24T15:00:01.000Z",'
+    b'"message":{"role":"user","content":[{"type":"text","text":"x"}]}}\n'
+)
+_GEMINI_STREAM = (
+    b'{"type":"init","timestamp":"2026-06-04T05:22:00.000Z","session_id":"s1",'
+    b'"model":"gemini-3-flash-preview"}\n'
+)
+_OPENCODE_RUN = (
+    b'{"type":"step_start","timestamp":1774670700702,"sessionID":"ses_1","part":'
+    b'{"sessionID":"ses_1","messageID":"msg_1","id":"prt_1","type":"step-start"}}\n'
+)
+
+
 @pytest.mark.parametrize(
     ("name", "data", "agent"),
     [
@@ -935,6 +950,21 @@ def test_records_glued_on_one_line_name_their_agent() -> None:
         ("opencode/opencode.db", b"SQLite format 3\x00" + b"\x00" * 84, "opencode"),
         # Named as no agent's, in no agent's shape: no one's.
         ("notes.jsonl", b'{"hello": 1}\n', ""),
+        # The eleventh walk: each of these was "not read (agent unknown)" beside a
+        # message that names its agent (pi's json mode's output already counted as pi's).
+        # A Droid transcript whose settings file (its totals) is missing.
+        ("sessions/-p/ffffffff-0000-4000-8000-000000000009.jsonl", _DROID_TRANSCRIPT, "droid"),
+        # The captured output of droid exec, gemini --output-format stream-json and
+        # opencode run --format json.
+        ("droid-exec.jsonl", (LOGS / "droid" / "exec-output.jsonl").read_bytes(), "droid"),
+        ("gemini-run.jsonl", _GEMINI_STREAM, "gemini-cli"),
+        ("opencode-run.jsonl", _OPENCODE_RUN, "opencode"),
+        # A Codex rollout compressed after a week idle whose frame cannot be decoded.
+        (
+            "sessions/2025/11/24/rollout-2025-11-24T10-00-00-aaaa.jsonl.zst",
+            (LOGS / "codex-zst" / "corrupt.jsonl.zst").read_bytes(),
+            "codex",
+        ),
     ],
 )
 def test_a_file_not_read_says_whose_it_is_where_its_name_or_shape_tells(

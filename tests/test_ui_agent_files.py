@@ -501,3 +501,79 @@ def test_a_file_whose_sessions_another_holds_is_not_called_no_session_log(
     page = html.unescape(str(logs_html(panel, "en", wide=True)))
     assert "not session logs" not in page
     assert "another file of the import holds the same sessions" in page
+
+
+_GLUED_QWEN = (
+    b'{"uuid":"u1","parentUuid":null,"sessionId":"s1","type":"user",'
+    b'"timestamp":"2026-08-17T14:00:00.000Z","cwd":"/p","version":"0.21.13",'
+    b'"message":{"role":"user","parts":[{"text":"x"}]}}{"uuid":"u2"}\n'
+)
+
+
+@pytest.mark.parametrize(
+    ("lang", "said"),
+    [
+        ("en", "Log file line 1 holds several JSON records with no newline between them"),
+        ("zh", "日志文件第 1 行包含多条 JSON 记录"),
+    ],
+)
+def test_records_glued_on_one_line_say_their_line_once(lang: str, said: str) -> None:
+    """The eleventh walk: a Qwen Code file of two records on one line read "line 1 line
+    1 holds several JSON records" in the sessions table ("第 1 行第 1 行" in Chinese): the
+    sentence names its line itself, and its place said the line again."""
+    from budgetcore.ui.problems import problem_text  # noqa: PLC0415
+
+    panel = with_logs(ReplayPanel(), (("p/chats/s1.jsonl", _GLUED_QWEN),))
+    (loaded,) = panel.logs
+    assert loaded.error
+    text = problem_text(loaded.error[0], lang)
+    assert text.startswith(said), text
+
+
+@pytest.mark.parametrize(
+    ("name", "data", "en", "zh"),
+    [
+        (
+            "tasks/1700000000200/ui_messages.json",
+            b"ui_messages = {}\n",
+            "but it is not valid JSON",
+            "但它不是有效的 JSON",
+        ),
+        ("notes.json", b"{ torn\n", "and it is not valid JSON", "并且它不是有效的 JSON"),
+        (
+            "notes.json",
+            b"{\n\xff}\n",
+            "and it is not UTF-8 text (byte 3)",
+            "并且它不是 UTF-8 文本(第 3 个字节)",
+        ),
+    ],
+    ids=["named-not-json", "document-not-json", "document-not-utf8"],
+)
+def test_why_a_json_document_cannot_be_read_is_said_in_the_page_s_language(
+    name: str, data: bytes, en: str, zh: str
+) -> None:
+    """The eleventh walk (1440 and 390, Chinese): a file named as Cline's that is not
+    JSON read "按名称是 Cline 的会话文件(...),但它is not valid JSON": what was wrong
+    with the document was its English rule, set into the Chinese sentence."""
+    from budgetcore.ui.problems import problem_text  # noqa: PLC0415
+
+    panel = with_logs(ReplayPanel(), ((f"p/{name}", data),))
+    (loaded,) = panel.logs
+    assert loaded.error
+    assert problem_text(loaded.error[0], "en").endswith(en)
+    assert problem_text(loaded.error[0], "zh").endswith(zh)
+
+
+def test_a_database_session_with_no_request_counts_its_lines_as_the_page_does() -> None:
+    """The eleventh walk: a Goose database at schema 5 holds a session of totals and one
+    opened with no model call (1 row read). The page's sessions table gave that session
+    its 1 line and the folder 4; the CLI gave it "—" and the folder 3, since a
+    database's session with no request lost its lines where a file's keeps them."""
+    folder = LOGS / "goose" / "schema-v5" / "goose"
+    result = run_cli(["replay", "--log", str(folder), "--usage", "--format", "jsonl"])
+    assert result.code == 0, result.err
+    total = json.loads(result.out.strip().splitlines()[-1])["total"]
+    (unread,) = total["sessions_unreadable"]
+    panel = with_logs(ReplayPanel(), picked_folder(folder))
+    (page,) = [x for x in panel.logs if x.log is None]
+    assert (unread["lines"], total["lines"]) == (page.lines, 4)

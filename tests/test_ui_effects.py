@@ -202,6 +202,34 @@ class TestPaint:
         ops, _ = panel_ops(state, Painted(), lambda: 600, held=("cost", "3"))
         assert ops[-1] == ('[data-tune-map="cost"] [data-tune-cell="3"]', "focus", "", None)
 
+    def test_a_session_chosen_from_the_keyboard_keeps_the_focus(self) -> None:
+        """The eleventh walk, keyboard only: Enter on a session of the sessions table
+        chose it and rewrote the table, and the focus fell to the page's body (the next
+        Tab went back to the table's first session, whatever was chosen)."""
+        from pathlib import Path  # noqa: PLC0415
+
+        from budgetcore.ui.events import (  # noqa: PLC0415
+            ReplayLogChosen,
+            ReplayLogsLoaded,
+            ReplaySourceChosen,
+        )
+        from tests.helpers import picked_folder  # noqa: PLC0415
+
+        logs = Path(__file__).resolve().parent / "fixtures" / "logs" / "pi" / "malformed-line"
+        state, _ = _run(initial_state(), ReplayToggled(True))
+        state, _ = _run(state, ReplaySourceChosen("log"))
+        state, _ = _run(state, ReplayLogsLoaded(picked_folder(logs)))
+        _ops, painted = panel_ops(state, Painted(), lambda: 600)
+        state, _ = _run(state, ReplayLogChosen(1))
+        ops, painted = panel_ops(state, painted, lambda: 600, session="1")
+        log = [i for i, op in enumerate(ops) if op[0] == "#replay-log"]  # html or a patch
+        focus = ops.index(('[data-replay-session="1"]', "focus", "", None))
+        assert log
+        assert log[0] < focus
+        # Nothing rewritten, nothing focused: a keystroke elsewhere keeps its place.
+        again, _ = panel_ops(state, painted, lambda: 600, session="1")
+        assert again == []
+
 
 class TestShellWiring:
     def test_every_listener_is_a_handler_of_the_shell_on_an_element_of_the_page(self) -> None:

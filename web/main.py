@@ -197,8 +197,9 @@ class Shell:
         grid = active.closest("[data-tune-map]") if active else None
         cell = active.getAttribute("data-tune-cell") if grid else None
         held = (str(grid.getAttribute("data-tune-map")), str(cell)) if grid and cell else None
+        session = active.getAttribute("data-replay-session") if active else None  # a session too
         width = lambda: self.box_width("#curves-out")  # noqa: E731 - measured only to draw
-        ops, self.painted = panel_ops(self.state, self.painted, width, held)
+        ops, self.painted = panel_ops(self.state, self.painted, width, held, session)
         window.performance.mark("budgetcore:ops")
         write(ops)
 

@@ -810,8 +810,15 @@ def _database_runs(
                     )
                 except ScenarioError as exc:  # a session of it with no request to replay
                     free = isinstance(exc, NoRequests) and exc.costs_nothing
+                    # Its rows read are its lines, as a file's (the page counted them).
+                    lines = exc.lines if isinstance(exc, NoRequests) else None
                     run = SessionRun(
-                        log.name, None, error=exc.problems, costs_nothing=free, agent=log.format
+                        log.name,
+                        None,
+                        error=exc.problems,
+                        lines=lines,
+                        costs_nothing=free,
+                        agent=log.format,
                     )
                 if runs:
                     runs[-1] = kept(runs[-1])

@@ -211,7 +211,10 @@ def problem_params(params: Mapping[str, str], lang: str) -> dict[str, str]:
     said = dict(params)
     for name in ("detail", "why"):
         if said.get(name, "") in CATALOGUE:
-            said[name] = t(said[name], lang)
+            # Its own parameters are the problem's beside it (a document's byte).
+            text = CATALOGUE[said[name]][0]
+            own = {k: v for k, v in params.items() if f"{{{k}}}" in text}
+            said[name] = t(said[name], lang, **own)
     reason = said.get("reason", "")
     if reason.startswith("runtime-refused.") and reason in CATALOGUE:
         # Why a runtime cannot reach K: its own sentence, with its own parameters beside

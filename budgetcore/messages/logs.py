@@ -183,6 +183,13 @@ MESSAGES: dict[str, tuple[str, str]] = {
     "replay.logs.agent-unread": ("not read (agent unknown)", "未读取(代理未知)"),
     "replay.logs.agent-sessions-unread": ("{n} ({unread} not read)", "{n}(其中 {unread} 个未读取)"),
     "replay.logs.col.lines": ("lines", "行数"),
+    # Why a JSON document could not be read, set into the sentence that names the file
+    # (core.log-named-bad, core.log-document-bad): a rule of its own, in either language.
+    "replay.logs.why-not-json": ("is not valid JSON", "不是有效的 JSON"),
+    "replay.logs.why-not-utf8": (
+        "is not UTF-8 text (byte {byte})",
+        "不是 UTF-8 文本(第 {byte} 个字节)",
+    ),
     "replay.logs.col.replayed": ("requests replayed", "回放的请求"),
     "replay.logs.col.other": ("other requests billed", "其他计费请求"),
     # The logged usage at the registry's prices, as the CLI's "measured cost": the log's

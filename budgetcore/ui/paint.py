@@ -333,11 +333,13 @@ def panel_ops(
     painted: Painted,
     curves_width: Callable[[], int],
     held: tuple[str, str] | None = None,
+    session: str | None = None,
 ) -> tuple[list[Op], Painted]:
     """The panels drawn apart from the main screen, each when what it is drawn from
     changed: the peers, the export (once computed), the curves (``curves_width``: the
     box's width, measured only to draw), the replay and Tune. ``held``: the Tune cell
-    that has the focus (its map, its cell), which keeps it when the maps are rewritten."""
+    that has the focus (its map, its cell), which keeps it when the maps are rewritten;
+    ``session``: the sessions table's button that has it (its index), likewise."""
     from budgetcore.ui.main.view.peers import render_peers  # noqa: PLC0415
     from budgetcore.ui.main.view.screen import curves_key, render_curves  # noqa: PLC0415
 
@@ -377,6 +379,8 @@ def panel_ops(
             panels["replay"] = keys.pop("replay-screen")
             if state.importing is not None:  # the screen's status may be over the progress
                 keys.pop("import", None)
+            if session is not None:  # Enter on a session rewrote the table it was in
+                ops.append((f'[data-replay-session="{session}"]', "focus", "", None))
         ops += _import_ops(state, panels, keys)
     if state.tune.open:
         from budgetcore.ui.tune import view as tune_view  # noqa: PLC0415

@@ -82,9 +82,13 @@ def problem_sentence(problem: Problem, lang: str) -> str:
         # A link's pinned plan (``pin.config.x``): the field's own sentence, said of it.
         inner = dataclasses.replace(problem, path=problem.path[len(PIN_PREFIX) :])
         return t("where.pinned", lang, sentence=problem_sentence(inner, lang))
-    where = where_text(problem.path, lang, dict(problem.params))
-    got = "" if problem.value is None else problem.value
     key = f"core.{problem.code}"
+    own = CATALOGUE[key][0] if key in CATALOGUE else ""
+    # A sentence that names a line's place itself ("{where} line {line} holds several
+    # JSON records") is said of its file: its place said the line again ("line 1 line 1").
+    placed = {k: v for k, v in problem.params if f"{{{k}}}" not in own}
+    where = where_text(problem.path, lang, placed)
+    got = "" if problem.value is None else problem.value
     if key not in CATALOGUE:  # a code without its sentence (tests forbid it): say it as data
         return f"{where}: {problem.code}" + (f" ({got})" if got else "")
     # A parameter whose text is a catalogue key is said in the language; any other text
@@ -97,7 +101,6 @@ def problem_sentence(problem: Problem, lang: str) -> str:
     # A line's place (its line, key and subagent file) is said in ``where``; a sentence
     # that names one of them itself keeps it (a database's {file}: "is named as
     # OpenCode's database (opencode.db)" stopped the page with a KeyError).
-    own = CATALOGUE[key][0]
     shown = {
         k: v for k, v in params.items() if k not in ("line", "key", "file") or f"{{{k}}}" in own
     }

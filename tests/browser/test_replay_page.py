@@ -5,6 +5,7 @@ compaction is marked on the timeline."""
 from __future__ import annotations
 
 import json
+import shutil
 import subprocess
 import sys
 from pathlib import Path
@@ -341,6 +342,27 @@ def test_a_wide_screen_never_breaks_a_column_header_inside_a_word(page: Page) ->
     p.set_input_files("#replay-folder", str(LOGS / "27-asrun-backtest" / "projects"))
     p.wait_for_selector("[data-asrun-series]", state="attached")
     p.evaluate("document.querySelectorAll('#replay details').forEach(d => d.open = true)")
+    assert p.evaluate(_BROKEN_HEADER_WORDS) == []
+    page.assert_no_internal_error()
+    assert not page.errors
+
+
+def test_a_wide_screen_never_breaks_a_chinese_column_header_inside_its_word(
+    page: Page, tmp_path: Path
+) -> None:
+    """The eleventh walk (1440 and 1000 px, Chinese): a folder with a Gemini CLI chat
+    under its 64-hex project folder and a file no agent writes drew the sessions table's
+    "行数" header as "行" over "数": Chinese has no space between words, so a header
+    could break between any two of its characters."""
+    folder = tmp_path / "logs"
+    shutil.copytree(AGENTS / "gemini" / "jsonl" / "tmp", folder / "gemini")
+    (folder / "notes.jsonl").write_text('{"hello": 1}\n')
+    page.page.set_viewport_size({"width": 1440, "height": 900})
+    p = page.open("#lang=zh").page
+    p.click("#replay summary")
+    p.check("input[data-replay-source][value=log]")
+    p.set_input_files("#replay-folder", str(folder))
+    p.wait_for_selector("[data-sessions='2']", state="attached")
     assert p.evaluate(_BROKEN_HEADER_WORDS) == []
     page.assert_no_internal_error()
     assert not page.errors

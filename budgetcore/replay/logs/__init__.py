@@ -125,7 +125,14 @@ def _sniff(
             # Compressed (a Codex rollout idle for a week): told from its lines inside.
             from budgetcore.inputs.text import limit_of  # noqa: PLC0415
 
-            return _sniff(decompressed(Replayed(head, stream), limit_of("log")), name)
+            try:
+                return _sniff(decompressed(Replayed(head, stream), limit_of("log")), name)
+            except LogUnread:
+                raise
+            except ScenarioError as exc:
+                # A frame that cannot be decoded (or no decoder): the agent that writes
+                # compressed sessions' session, not read.
+                raise LogUnread(list(exc.problems), _compressed_agent()) from None
         if first is BLANK and name.endswith(".json"):
             # One JSON document, read as a whole: its first line's value says nothing
             # more (an Amp thread is one line of megabytes, decoded twice before).
@@ -146,6 +153,12 @@ def _sniff(
         if isinstance(value, dict) and (found := _claimed(value)) is not None:
             break
     return found, Replayed(head, stream)
+
+
+def _compressed_agent() -> str:
+    """The agent whose data folder holds zstd-compressed sessions (``Agent.files``:
+    Codex CLI's idle rollouts), or ""."""
+    return next((a.key for a in AGENTS if any(f.endswith(".zst") for f in a.files)), "")
 
 
 def _document(stream: Replayed) -> tuple[Agent | None, Document]:
@@ -231,10 +244,17 @@ def _unknown(head: Replayed | Document | Database, name: str = "") -> ScenarioEr
     for raw in head.head:
         value = _head_value(raw)
         said = next(
-            (code for is_it, code in outputs if isinstance(value, dict) and is_it(value)), None
+            (
+                (code, key)
+                for is_it, code, key in outputs
+                if isinstance(value, dict) and is_it(value)
+            ),
+            None,
         )
         if said is not None:
-            return ScenarioError([Problem.coded("log", said)])
+            # Its agent's: the run's tokens were billed, in a session that may or may not
+            # be in the folder, so that agent's total may lack something.
+            return LogUnread([Problem.coded("log", said[0])], said[1])
         looks = next(
             (a for a in AGENTS if isinstance(value, dict) and a.looks_like and a.looks_like(value)),
             None,
@@ -266,16 +286,17 @@ def _unknown(head: Replayed | Document | Database, name: str = "") -> ScenarioEr
     )
 
 
-def _command_outputs() -> tuple[tuple[Callable[[dict[str, Any]], bool], str], ...]:
+def _command_outputs() -> tuple[tuple[Callable[[dict[str, Any]], bool], str, str], ...]:
     """The lines of an agent command's captured output that no reader claims (a run's
-    events, not its session), and what each says: Gemini CLI's stream-json, OpenCode's
-    ``run --format json``. (pi's json mode and droid exec's are told by their readers.)"""
+    events, not its session), what each says and whose it is: Gemini CLI's stream-json,
+    OpenCode's ``run --format json``. (pi's json mode and droid exec's are told by their
+    readers.)"""
     from budgetcore.replay.logs.gemini import stream_output  # noqa: PLC0415
     from budgetcore.replay.logs.opencode import run_output  # noqa: PLC0415
 
     return (
-        (stream_output, "log-gemini-stream-output"),
-        (run_output, "log-opencode-run-output"),
+        (stream_output, "log-gemini-stream-output", "gemini-cli"),
+        (run_output, "log-opencode-run-output", "opencode"),
     )
 
 
@@ -313,20 +334,28 @@ def _named_unread(name: str) -> tuple[Problem | None, str]:
     return problem, _key_of(agent_name)
 
 
+#: Why a file is no JSON document (``Document.parse``), as the message said inside another.
+_DOCUMENT_WHY = {
+    "log-document-not-json": "replay.logs.why-not-json",
+    "log-document-not-utf8": "replay.logs.why-not-utf8",
+}
+
+
 def _unknown_document(doc: Document, name: str = "") -> tuple[list[Problem], str]:
     """A JSON document no agent claims: what it looks like, and what is missing; and
     whose it may be (an agent's key, or "")."""
     if isinstance(doc.value, Problem):
+        # Why, as a message of its own (never its English rule, which the page set into
+        # its Chinese sentence), with its parameters beside it.
+        why = {"why": _DOCUMENT_WHY[doc.value.code], **dict(doc.value.params)}
         # Named as an agent's session file (another program's ui_messages.json, a
         # JavaScript assignment, held out in round 10b): that agent is said too.
         found = named_agent(name)
         if found is not None:
             agent_name, layout = found
-            bad = Problem.coded(
-                "log", "log-named-bad", agent=agent_name, layout=layout, why=doc.value.rule
-            )
+            bad = Problem.coded("log", "log-named-bad", agent=agent_name, layout=layout, **why)
             return [bad], _key_of(agent_name)
-        return [Problem.coded("log", "log-document-bad", why=doc.value.rule)], ""
+        return [Problem.coded("log", "log-document-bad", **why)], ""
     looks = [a for a in AGENTS if a.looks_like is not None and a.looks_like(doc.value)]
     if looks:
         a = looks[0]
@@ -479,7 +508,14 @@ def session_steps(
             )
         log = logs[0]
     else:
-        log = yield from found.read(streams)
+        try:
+            log = yield from found.read(streams)
+        except LogUnread:
+            raise
+        except ScenarioError as exc:
+            # The agent's own reader refused it (a Droid transcript without its
+            # settings, droid exec's output): its agent's session not read.
+            raise LogUnread(list(exc.problems), found.key) from None
     if require and not log.series:
         raise no_requests(log)
     return log

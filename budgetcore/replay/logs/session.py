@@ -291,8 +291,9 @@ def agent_totals(
 ) -> tuple[tuple[str, int, int, MeasuredUsage], ...]:
     """A folder's sessions by agent (``ParsedLog.format``; a session not read counts as
     its agent's where the read told whose file it is, else under ""): (agent, sessions,
-    not read, their measured usage), in the order first seen. The CLI's runs and the page's
-    sessions alike, as :func:`folder_usage`; each with how many of its sessions were
+    not read, their measured usage), in the order first seen, the sessions no reader
+    placed last (the eleventh walk found their row between two agents'). The CLI's runs
+    and the page's sessions alike, as :func:`folder_usage`; each with how many of its sessions were
     not read (said beside its count, so that a total of fewer sessions is seen as
     such). An agent with a session not read that may
     have cost something has an unknown total: a pi file read to its end with no request
@@ -300,6 +301,8 @@ def agent_totals(
     groups: dict[str, list[_Unread]] = {}
     for r in runs:
         groups.setdefault(r.agent if r.log is None else r.log.format, []).append(r)
+    if "" in groups:
+        groups[""] = groups.pop("")  # no one's: after every agent's
     return tuple(
         (key, len(group), sum(1 for r in group if r.log is None), _group_usage(group))
         for key, group in groups.items()
