@@ -128,3 +128,22 @@ def test_tune_s_backtest_line_and_json_say_it_too(tmp_path: Path) -> None:
     jsonl = run_cli(["tune", "--log", str(path), "--format", "jsonl"])
     (as_run,) = json.loads(jsonl.out.splitlines()[-1])["summary"]["as_run"]
     assert as_run["unread_billing_lines"] == 1
+
+
+def test_an_unknown_cost_is_not_marked_as_possibly_incomplete_too() -> None:
+    """The eleventh walk: a total already "unknown (at least $1.08299765)" read
+    "unknown (at least $1.08299765) (may be incomplete)" on the page and in the CLI's
+    By-agent cell; the mark adds nothing to a cost already said to be unknown."""
+    import dataclasses  # noqa: PLC0415
+
+    run = _run(
+        "rollout.jsonl",
+        damaged(_CODEX, 21, ("payload", "info", "last_token_usage", "output_tokens"), "800"),
+    )
+    assert run.measured is not None
+    assert run.measured.unread == 1
+    known = run.measured
+    assert known.cost_mark("$0.01525", "en") == "$0.01525 (may be incomplete)"
+    unknown = dataclasses.replace(known, cost=None)
+    assert unknown.cost_mark("unknown (≥ $0.01525)", "en") == "unknown (≥ $0.01525)"
+    assert unknown.cost_mark("未知", "zh") == "未知"
