@@ -1251,12 +1251,41 @@ class TestCli:
         assert a["series"][0]["modelled_cost"] is None
         table = run_cli(["replay", "--format", "table", "--log", str(log)])
         lines = table.out.splitlines()
-        assert lines[1] == "As run: measured unknown, modelled unknown (unknown)"
+        # No ratio where a cost is unknown ("modelled unknown (unknown)" said nothing).
+        assert lines[1] == "As run: measured unknown, modelled unknown"
         # An unknown backtest is not one "off by more than 5 %" (it was said so before).
         (what_if_line,) = (line for line in lines if line.startswith("What if"))
         assert "not within 5 %" not in what_if_line
+        assert "(unknown)" not in what_if_line
         assert "The backtest of this session is unknown" in what_if_line
         assert s["what_if"]["backtest_within_5_percent"] is None
+
+
+@pytest.mark.parametrize("lang", ["en", "zh"])
+def test_the_page_gives_no_ratio_where_a_cost_is_unknown(tmp_path: Path, lang: str) -> None:
+    """The eleventh walk (a Cline task with no model): "As run: measured unknown,
+    modelled unknown (unknown)" and "unknown (unknown) from the as-run model": a ratio of
+    two unknowns said nothing. The page says the costs, and no ratio, as the CLI does."""
+    from budgetcore.messages import CATALOGUE  # noqa: PLC0415
+    from budgetcore.replay.logs.session import run_session  # noqa: PLC0415
+    from budgetcore.ui.replay.backtest import as_run_html, what_if_html  # noqa: PLC0415
+
+    data = ONE_HOUR_LOG.read_text().replace(SONNET, "mystery-model-x").encode()
+    log = read_session([("unknown.jsonl", io.BytesIO(data))], None)
+    run = run_session("unknown.jsonl", log, scenario=None, options=None)
+    assert run.as_run is not None
+    assert run.what_if is not None
+    unknown = CATALOGUE["asrun.unknown"][lang == "zh"]
+    for part in (as_run_html(run.as_run, log, lang), what_if_html(run.what_if, lang)):
+        shown = html.unescape(str(part))
+        assert f"({unknown})" not in shown
+        assert f"（{unknown}）" not in shown
+    line = html.unescape(str(as_run_html(run.as_run, log, lang)))
+    said = {
+        "en": "As run: measured unknown, modelled unknown",
+        "zh": "按实际运行:实测 未知,模型 未知",
+    }
+    assert said[lang] in line
 
 
 def test_a_resumed_sessions_what_if_rests_on_the_same_baseline_as_its_as_run() -> None:

@@ -7,6 +7,11 @@ MESSAGES: dict[str, tuple[str, str]] = {
         "As run: measured {measured}, modelled {modelled} ({ratio})",
         "按实际运行:实测 {measured},模型 {modelled}({ratio})",
     ),
+    # A cost unknown on either side: no ratio to give ("unknown (unknown)" said nothing).
+    "asrun.line-no-ratio": (
+        "As run: measured {measured}, modelled {modelled}",
+        "按实际运行:实测 {measured},模型 {modelled}",
+    ),
     # The backtest leaves out what the measured usage bills of summed-usage messages
     # (AsRun.summed_left_out): both sides are the replayed requests'.
     # The backtest's scope, said once under its line (the what-if says it is the same).
@@ -286,6 +291,7 @@ MESSAGES: dict[str, tuple[str, str]] = {
         "{delta} ({ratio}) from the as-run model",
         "相对按实际运行模型 {delta}({ratio})",
     ),
+    "whatif.change-no-ratio": ("{delta} from the as-run model", "相对按实际运行模型 {delta}"),
     "whatif.delta": ("Change from the as-run model, item by item", "相对按实际运行模型的变化,逐项"),
     "whatif.col.item": ("item", "项目"),
     "whatif.col.delta": ("change", "变化"),

@@ -292,7 +292,7 @@ class AsRun:
         """The backtest line every what-if is printed under."""
         line = (
             f"As run: measured {_dollars(self.measured_cost)}, modelled "
-            f"{_dollars(self.modelled_cost)} ({ratio_text(self.ratio)})"
+            f"{_dollars(self.modelled_cost)}{ratio_after(self.ratio)}"
         )
         if self.summed_left_out:
             from budgetcore.messages import t  # noqa: PLC0415 - the catalogue, loaded on use
@@ -319,6 +319,12 @@ def relative(value: Decimal | None, base: Decimal | None) -> Decimal | None:
 #: The ratio of two costs is a quotient: rounded (half-even) to 28 significant digits,
 #: the only rounding here; shown to 0.1 %.
 MONEY_DIV = Context(prec=28)
+
+
+def ratio_after(r: Decimal | None) -> str:
+    """' (+0.4 %)' after a figure, or nothing where the ratio is unknown (a cost
+    without a price: "modelled unknown (unknown)" said nothing)."""
+    return "" if r is None else f" ({ratio_text(r)})"
 
 
 def ratio_text(r: Decimal | None) -> str:

@@ -38,7 +38,7 @@ from budgetcore.replay.asrun import (
     AsRun,
     in_order,
     is_summary_call,
-    ratio_text,
+    ratio_after,
     relative,
     summarised,
 )
@@ -153,8 +153,8 @@ class WhatIf:
             )
         return (
             f"What if K {self.trigger:,} and S {self.summary_cap:,}: modelled "
-            f"{_dollars(self.modelled_cost)}, {_signed(d.get('total'))} from the as-run model "
-            f"({ratio_text(relative(self.modelled_cost, self.as_run_cost))}): {parts}; "
+            f"{_dollars(self.modelled_cost)}, {_signed(d.get('total'))} from the as-run model"
+            f"{ratio_after(relative(self.modelled_cost, self.as_run_cost))}: {parts}; "
             f"{self.summary_calls:,} summary calls, generations {self.generations:,}, "
             f"compression {comp}, turns with unseen history {self.turns_with_unseen:,}." + warn
         )

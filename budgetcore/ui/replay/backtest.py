@@ -67,6 +67,18 @@ def _ratio(r: Decimal | None, lang: str) -> str:
     return t("asrun.unknown", lang) if r is None else ratio_text(r)
 
 
+def _change(w: WhatIf, lang: str) -> str:
+    """A what-if's change from the as-run model, with its ratio where both costs are
+    known ("unknown (unknown)" said nothing, the eleventh walk)."""
+    from budgetcore.replay.asrun import relative  # noqa: PLC0415
+
+    ratio = relative(w.modelled_cost, w.as_run_cost)
+    delta = _signed(w.delta.get("total"), lang)
+    if ratio is None:
+        return t("whatif.change-no-ratio", lang, delta=delta)
+    return t("whatif.change", lang, delta=delta, ratio=_ratio(ratio, lang))
+
+
 def _exact(value: object) -> str:
     """The CLI's JSON Lines text of a value (``null``, ``true``, a decimal string)."""
     if value is None:
@@ -315,7 +327,7 @@ def as_run_html(
             "strong",
             None,
             t(
-                "asrun.line",
+                "asrun.line" if a.ratio is not None else "asrun.line-no-ratio",
                 lang,
                 measured=_money(a.measured_cost, lang),
                 modelled=_money(a.modelled_cost, lang),
@@ -461,8 +473,6 @@ def _cell(text: str, key: str, value: object, off: str, lang: str) -> Markup:
 def what_if_html(w: WhatIf, lang: str) -> Markup:
     """The what-if beside the as-run model: the two costs side by side, the change
     item by item, the quality measures; every number marked when the backtest is off."""
-    from budgetcore.replay.asrun import relative  # noqa: PLC0415
-
     # Why every number is marked: no baseline at all (Bedrock), else a backtest off by
     # more than 5 %; "" when the backtest holds.
     off = (
@@ -496,12 +506,7 @@ def what_if_html(w: WhatIf, lang: str) -> Markup:
             el(
                 "span",
                 {"class": "note-small"},
-                t(
-                    "whatif.change",
-                    lang,
-                    delta=_signed(w.delta.get("total"), lang),
-                    ratio=_ratio(relative(w.modelled_cost, w.as_run_cost), lang),
-                ),
+                _change(w, lang),
             ),
         ),
     )
