@@ -1426,3 +1426,16 @@ def test_a_series_set_aside_from_the_cache_rules_is_said_under_them(
     # A series of the same agent that used the cache says no such thing.
     plain = read_session([(CLAUDE_LOG.name, io.BytesIO(CLAUDE_LOG.read_bytes()))], None)
     assert "data-cache-rule" not in str(as_run_html(as_run(plain), plain, "en"))
+
+
+def test_tune_gives_no_ratio_where_a_cost_is_unknown(tmp_path: Path) -> None:
+    """Tune's "As run:" line of a session without a price said "(unknown)" after two
+    unknown costs, as the replay's did (the eleventh walk)."""
+    log = tmp_path / "unknown.jsonl"
+    log.write_text(ONE_HOUR_LOG.read_text().replace(SONNET, "mystery-model-x"))
+    result = run_cli(["tune", "--log", str(log), "--format", "table"])
+    lines = [x for x in result.out.splitlines() if x.startswith("As run: ")]
+    assert lines, result.out + result.err
+    assert not any("not within 5 %" in x for x in lines), lines  # unknown is not "off"
+    assert all(": measured unknown, modelled unknown  (unknown: " in x for x in lines), lines
+    assert not any("(unknown)" in x for x in lines)

@@ -15,7 +15,7 @@ if TYPE_CHECKING:
 
 def _as_run_lines(result: TuneResult) -> list[str]:
     """Each log session's backtest, first (docs/spec.md §17)."""
-    from budgetcore.replay.asrun import ratio_text  # noqa: PLC0415
+    from budgetcore.replay.asrun import ratio_after  # noqa: PLC0415
     from budgetcore.units import money_text  # noqa: PLC0415
 
     out = []
@@ -28,6 +28,10 @@ def _as_run_lines(result: TuneResult) -> list[str]:
             if caveat
             else ""
             if trusted
+            # Unknown (a cost without a price) is not "off by more than 5 %", as the
+            # replay's what-if line says it.
+            else "  (unknown: a cost without a price; every figure below is the model's)"
+            if r is None
             else "  (not within 5 %: every figure below is the model's)"
         )
         if unread:  # replay's sentence
@@ -35,8 +39,8 @@ def _as_run_lines(result: TuneResult) -> list[str]:
 
             warn += f"  {incomplete_text(unread, 'en')}"
         out.append(
-            f"As run: {name}: measured {money_text(m)}, modelled {money_text(p)} "
-            f"({ratio_text(r)}){warn}"
+            f"As run: {name}: measured {money_text(m)}, modelled {money_text(p)}"
+            f"{ratio_after(r)}{warn}"
         )
     return out
 

@@ -30,6 +30,7 @@ __all__ = [
     "OFF_MARK",
     "QUALITY_KEYS",
     "as_run_html",
+    "as_run_said",
     "what_if_html",
     "window_evidence",
 ]
@@ -65,6 +66,20 @@ def _ratio(r: Decimal | None, lang: str) -> str:
     from budgetcore.replay.asrun import ratio_text  # noqa: PLC0415
 
     return t("asrun.unknown", lang) if r is None else ratio_text(r)
+
+
+def as_run_said(
+    measured: Decimal | None, modelled: Decimal | None, ratio: Decimal | None, lang: str
+) -> str:
+    """The backtest's line, "As run: measured $X, modelled $X′ (±r %)", the replay's and
+    Tune's alike; no ratio where a cost is unknown ("modelled unknown (unknown)")."""
+    return t(
+        "asrun.line" if ratio is not None else "asrun.line-no-ratio",
+        lang,
+        measured=_money(measured, lang),
+        modelled=_money(modelled, lang),
+        ratio=_ratio(ratio, lang),
+    )
 
 
 def _change(w: WhatIf, lang: str) -> str:
@@ -326,13 +341,7 @@ def as_run_html(
         el(
             "strong",
             None,
-            t(
-                "asrun.line" if a.ratio is not None else "asrun.line-no-ratio",
-                lang,
-                measured=_money(a.measured_cost, lang),
-                modelled=_money(a.modelled_cost, lang),
-                ratio=_ratio(a.ratio, lang),
-            ),
+            as_run_said(a.measured_cost, a.modelled_cost, a.ratio, lang),
         ),
         *(
             (

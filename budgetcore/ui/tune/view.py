@@ -147,7 +147,8 @@ def backtest_html(job: TuneJob, lang: str) -> Markup:
     ]
     runs = [run for _, run in named]
     measured, modelled, ratio = backtest_sum(runs)
-    unknown = t("asrun.unknown", lang)
+    from budgetcore.ui.replay.backtest import as_run_said  # noqa: PLC0415
+
     line = el(
         "p",
         {
@@ -160,13 +161,7 @@ def backtest_html(job: TuneJob, lang: str) -> Markup:
         el(
             "strong",
             None,
-            t(
-                "asrun.line",
-                lang,
-                measured=unknown if measured is None else format_money(measured),
-                modelled=unknown if modelled is None else format_money(modelled),
-                ratio=_ratio_text(ratio, lang),
-            ),
+            as_run_said(measured, modelled, ratio, lang),
         ),
         " ",
         t(
