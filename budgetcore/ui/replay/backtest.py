@@ -31,6 +31,7 @@ __all__ = [
     "QUALITY_KEYS",
     "as_run_html",
     "as_run_said",
+    "ratio_said",
     "what_if_html",
     "window_evidence",
 ]
@@ -62,7 +63,8 @@ def _signed(value: Decimal | None, lang: str) -> str:
     return ("±" if value == 0 else "+" if value > 0 else "−") + format_money(abs(value))
 
 
-def _ratio(r: Decimal | None, lang: str) -> str:
+def ratio_said(r: Decimal | None, lang: str) -> str:
+    """A backtest's ratio ("+0.4 %"), or "unknown" in the language."""
     from budgetcore.replay.asrun import ratio_text  # noqa: PLC0415
 
     return t("asrun.unknown", lang) if r is None else ratio_text(r)
@@ -78,7 +80,7 @@ def as_run_said(
         lang,
         measured=_money(measured, lang),
         modelled=_money(modelled, lang),
-        ratio=_ratio(ratio, lang),
+        ratio=ratio_said(ratio, lang),
     )
 
 
@@ -91,7 +93,7 @@ def _change(w: WhatIf, lang: str) -> str:
     delta = _signed(w.delta.get("total"), lang)
     if ratio is None:
         return t("whatif.change-no-ratio", lang, delta=delta)
-    return t("whatif.change", lang, delta=delta, ratio=_ratio(ratio, lang))
+    return t("whatif.change", lang, delta=delta, ratio=ratio_said(ratio, lang))
 
 
 def _exact(value: object) -> str:
@@ -221,7 +223,7 @@ def _off_note(a: AsRun, lang: str) -> Markup:
     if a.trusted is None:
         text = t("asrun.unchecked", lang)
     else:
-        text = t("asrun.off", lang, ratio=_ratio(a.ratio, lang))
+        text = t("asrun.off", lang, ratio=ratio_said(a.ratio, lang))
     return el("p", {"class": "warn", "data-backtest-off": _exact(a.trusted)}, text)
 
 
@@ -260,7 +262,7 @@ def _series_table(a: AsRun, lang: str, wide: bool) -> Markup:
             ("prefix", format_int(s.stable_prefix), s.stable_prefix),
             ("measured", _money(s.measured.cost, lang), s.measured.cost),
             ("modelled", _money(s.modelled.cost, lang), s.modelled.cost),
-            ("error", _ratio(error, lang), error),
+            ("error", ratio_said(error, lang), error),
             ("cache-median", "—" if med is None else format_int(med), med),
             ("cache-max", "—" if top is None else format_int(top), top),
         )

@@ -147,7 +147,7 @@ def backtest_html(job: TuneJob, lang: str) -> Markup:
     ]
     runs = [run for _, run in named]
     measured, modelled, ratio = backtest_sum(runs)
-    from budgetcore.ui.replay.backtest import as_run_said  # noqa: PLC0415
+    from budgetcore.ui.replay.backtest import as_run_said, ratio_said  # noqa: PLC0415
 
     line = el(
         "p",
@@ -196,10 +196,10 @@ def backtest_html(job: TuneJob, lang: str) -> Markup:
         # another scope, and can be within 5 % while one session is not.
         if len(off) > 1:
             key += ".several"
-        text = t(key, lang, ratio=_ratio_text(off[0][1].ratio, lang))
+        text = t(key, lang, ratio=ratio_said(off[0][1].ratio, lang))
         if several:
             names = t("msg.item-sep", lang).join(
-                t("tune.session-ratio", lang, name=name, ratio=_ratio_text(run.ratio, lang))
+                t("tune.session-ratio", lang, name=name, ratio=ratio_said(run.ratio, lang))
                 if len(off) > 1
                 else name
                 for name, run in off
@@ -207,12 +207,6 @@ def backtest_html(job: TuneJob, lang: str) -> Markup:
             text = t("tune.sessions-named", lang, names=names) + text
         notes.append(el("p", {"class": "warn", "data-backtest-off": ""}, text))
     return el("div", {"class": "tune-asrun"}, *notes)
-
-
-def _ratio_text(r: Decimal | None, lang: str) -> str:
-    from budgetcore.replay.asrun import ratio_text  # noqa: PLC0415
-
-    return t("asrun.unknown", lang) if r is None else ratio_text(r)
 
 
 def _backtest_off(job: TuneJob) -> bool:
