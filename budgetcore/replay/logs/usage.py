@@ -151,9 +151,9 @@ class MeasuredUsage:
     def cost_mark(self, cost: str, lang: str) -> str:
         """``cost`` (this usage's cost as the caller shows it) marked as possibly
         incomplete where :meth:`incomplete_text` says why: a table's cell or a sentence
-        too short for the whole reason. An unknown cost is not marked: "unknown (at
-        least $X)" already says the sum may be short ("(may be incomplete)" after it
-        added nothing, the eleventh walk)."""
+        too short for the whole reason. An unknown cost is not marked: its "at least"
+        already says the sum may be short, and the mark after it added nothing (the
+        eleventh walk)."""
         if not self.unread or self.cost is None:
             return cost
         from budgetcore.messages import t  # noqa: PLC0415 - the one catalogue
