@@ -116,14 +116,7 @@ def read_goose_db(db: Any, name: str) -> tuple[ParsedLog, ...]:
     except sqlite3.Error:
         counted = {}
     out = []
-    columns = (
-        "accumulated_input_tokens",
-        "accumulated_output_tokens",
-        "accumulated_total_tokens",
-        "input_tokens",
-        "output_tokens",
-        "total_tokens",
-    )
+    columns = _COLUMNS[3:]  # the six counts, in the query's order
     for sid, config, created, a_in, a_out, a_total, c_in, c_out, c_total in rows:
         shown = f"{name}#{sid}"
         tally = Tally("goose")
