@@ -357,3 +357,99 @@ def test_a_database_s_sessions_are_not_copied_for_their_names(
     logs = list(replay_cmds.log_sessions(str(path), None, "opencode.db"))
     assert [log.name.split("#")[0] for log in logs] == ["opencode.db"] * 3
     assert copied == []
+
+
+def _shared_output(root: Path, fmt: str, shares: int, monkeypatch: pytest.MonkeyPatch) -> str:
+    """A folder read with each database cut into ``shares`` jobs (replay_cmds._shared),
+    the jobs run one after another here, joined as the pool's are."""
+    monkeypatch.setattr(replay_cmds, "PARALLEL_FROM_BYTES", 0)
+    monkeypatch.setenv("BUDGETCORE_WORKERS", str(shares))
+    found = walk(str(root), MAX_FOLDER_FILES)
+    jobs = replay_cmds._shared(
+        str(root), [(s.name, s.files) for s in plan_folder(list(found.files)).sessions]
+    )
+    assert any(len(j) == 3 for j in jobs) is (shares > 1)
+    work = partial(replay_cmds._session_runs, (str(root), None, None, None, False))
+    runs = replay_cmds._folder_runs(work, jobs, 1, _Quiet(), replay_cmds._keeping(fmt))
+    runs = replay_cmds.billed_once_runs(runs)
+    out: list[str] = []
+    replay_cmds.write_sessions(runs, fmt, out.append, folder=True)
+    return "".join(out)
+
+
+@pytest.mark.parametrize("fmt", ["jsonl", "table"])
+@pytest.mark.parametrize(
+    "folder",
+    [
+        "opencode/db",
+        "opencode/compaction-db",
+        "opencode/v2",
+        "opencode/v2-store",
+        "opencode/compaction-v2",
+        # Agents whose database is read whole: by the first share alone.
+        "goose/totals",
+        "goose/schema-v5",
+        "copilot/store",
+    ],
+)
+def test_a_database_read_in_shares_gives_what_one_read_gives(
+    folder: str, fmt: str, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """A folder that is one large OpenCode database was read by one process while
+    ccusage's threads shared the cores (issue 40). It is now cut into one share of its
+    root sessions per process, in its own order: the output is the one read's, byte for
+    byte, whatever the count of shares (more shares than sessions included), and a
+    subagent's session stays with its root's. An agent whose reader reads no share
+    (Goose, Copilot CLI's store) is read whole by the first."""
+    root = LOGS / folder
+    whole = _shared_output(root, fmt, 1, monkeypatch)
+    for shares in (2, 3, 4):
+        assert _shared_output(root, fmt, shares, monkeypatch) == whole, shares
+
+
+def test_a_generated_database_read_in_shares_by_processes_gives_what_one_read_gives(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    import random  # noqa: PLC0415
+
+    from tests.helpers import script_module  # noqa: PLC0415
+
+    bench = script_module("bench_agents")
+    folder = bench.make_opencode(tmp_path / "opencode", 23, 7, random.Random(40))
+    whole = _shared_output(folder, "jsonl", 1, monkeypatch)
+    monkeypatch.setattr(replay_cmds, "PARALLEL_FROM_BYTES", 0)
+    monkeypatch.setenv("BUDGETCORE_WORKERS", "2")
+    found = walk(str(folder), MAX_FOLDER_FILES)
+    jobs = replay_cmds._shared(
+        str(folder), [(s.name, s.files) for s in plan_folder(list(found.files)).sessions]
+    )
+    assert [j[2] for j in jobs] == [(0, 2), (1, 2)]
+    work = partial(replay_cmds._session_runs, (str(folder), None, None, None, False))
+    runs = replay_cmds._folder_runs(work, jobs, 2, _Quiet(), replay_cmds._keeping("jsonl"))
+    out: list[str] = []
+    replay_cmds.write_sessions(replay_cmds.billed_once_runs(runs), "jsonl", out.append, folder=True)
+    assert "".join(out) == whole
+    assert whole.count('"session"') >= 23
+
+
+@pytest.mark.parametrize("damage", ["truncated", "empty"])
+def test_a_database_read_in_shares_that_fails_is_one_session_not_read(
+    tmp_path: Path, damage: str, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Every share of a database that cannot be read (truncated), or that holds no
+    session (its tables empty), says so once, as the one read says it: one session not
+    read, never one per share."""
+    db = (LOGS / "opencode" / "db" / "opencode" / "opencode.db").read_bytes()
+    (tmp_path / "opencode").mkdir()
+    path = tmp_path / "opencode" / "opencode.db"
+    if damage == "truncated":
+        path.write_bytes(db[: len(db) // 2])
+    else:
+        path.write_bytes(db)
+        with sqlite3.connect(path) as con:
+            for (table,) in con.execute("SELECT name FROM sqlite_master WHERE type='table'"):
+                con.execute(f"DELETE FROM {table}")
+        con.close()
+    whole = _shared_output(tmp_path, "jsonl", 1, monkeypatch)
+    assert _shared_output(tmp_path, "jsonl", 3, monkeypatch) == whole
+    assert whole.count('"error"') == 1

@@ -435,7 +435,8 @@ def _log_runs_of(
 
     root = args.log
     folder = plan_folder(_walk(root))
-    jobs = [(s.name, s.files) for s in folder.sessions]
+    jobs: list[Any] = [(s.name, s.files) for s in folder.sessions]
+    jobs = _shared(root, jobs)
     work = partial(_session_runs, (root, fmt, scenario, options, replay_it))
     workers = _workers(root, jobs)
     from budgetcore.cli.progress import Progress  # noqa: PLC0415
@@ -544,13 +545,15 @@ def _folder_runs(
     (``kept``: session.kept, with no replay) once the next is read, and the last one,
     after which nothing is read, is written as read."""
     if workers < 2:
-        runs: list[Any] = []
+        each: list[list[Any]] = []
+        last: list[Any] = []
         for job in jobs:
-            if runs:  # a job's runs are kept but its last (_database_runs)
-                runs[-1] = kept(runs[-1])
-            runs.extend(work(job))
+            if last:  # a job's runs are kept but its last (_database_runs)
+                last[-1] = kept(last[-1])
+            each.append(work(job))
+            last = each[-1] or last
             progress.advance(1)
-        return runs
+        return _joined(jobs, each)
     import copyreg  # noqa: PLC0415 - a large folder only
     from types import MappingProxyType  # noqa: PLC0415
 
@@ -569,7 +572,56 @@ def _folder_runs(
         chunksize=max(1, len(jobs) // (4 * workers)),
         done_items=progress.advance,
     )
-    return [run for part in found for run in part]
+    return _joined(jobs, found)
+
+
+def _joined(jobs: Sequence[Any], each: Sequence[list[Any]]) -> list[Any]:
+    """The runs of every job, in the folder's order; a database read in shares
+    (:func:`_shared`) that one share could not read is one session not read, as read
+    whole: a problem midway makes the file one session that could not be read."""
+    out: list[Any] = []
+    at = 0
+    while at < len(jobs):
+        job = jobs[at]
+        if len(job) < 3:
+            out.extend(each[at])
+            at += 1
+            continue
+        n = job[2][1]
+        shares = each[at : at + n]
+        whole = _shown(job[0])
+        failed = next(
+            (r for s in shares for r in s if r.log is None and r.name == whole and r.error), None
+        )
+        out.extend([failed] if failed is not None else [r for s in shares for r in s])
+        at += n
+    return out
+
+
+def _shared(root: str, jobs: list[Any]) -> list[Any]:
+    """``jobs`` with each large database (one file a job, as OpenCode's opencode.db)
+    cut into one job per process, each reading its share of the database's sessions
+    in the database's order (replay.logs.database_sessions): a folder that is one
+    database was read by one process while ccusage's threads shared the cores
+    (docs/performance.md). As many shares as :func:`_workers` gives processes."""
+    shares = _workers(root, [("", ())] * _MAX_WORKERS, force_size=True)
+    if shares < 2:
+        return jobs
+    out: list[Any] = []
+    for name, files in jobs:
+        path = os.path.join(root, *files[0].split("/"))
+        if len(files) == 1 and _large(path) and _is_database(path):
+            out.extend((name, files, (k, shares)) for k in range(shares))
+        else:
+            out.append((name, files))
+    return out
+
+
+def _large(path: str) -> bool:
+    try:
+        return os.path.getsize(path) >= PARALLEL_FROM_BYTES
+    except OSError:
+        return False
 
 
 def _kept_runs(work: Any, kept: Callable[[Any], Any], job: Any) -> list[Any]:
@@ -586,15 +638,19 @@ PARALLEL_FROM_BYTES = 16 << 20
 _MAX_WORKERS = 4
 
 
-def _workers(root: str, jobs: Sequence[tuple[str, Sequence[str]]]) -> int:
+def _workers(root: str, jobs: Sequence[Any], *, force_size: bool = False) -> int:
+    """How many processes read a folder's jobs. ``force_size``: as if the folder were
+    large (the count a large database is cut into, :func:`_shared`)."""
     given = os.environ.get("BUDGETCORE_WORKERS", "")
     if given.isascii() and given.isdigit():  # "²" is a digit to isdigit, not to int
         return min(int(given), len(jobs), _MAX_WORKERS)
     if len(jobs) < 2 or not hasattr(os, "fork"):
         return 1
     cores = len(os.sched_getaffinity(0)) if hasattr(os, "sched_getaffinity") else os.cpu_count()
+    if force_size:
+        return min(cores or 1, _MAX_WORKERS)
     size = 0
-    for _name, files in jobs:
+    for _name, files, *_share in jobs:
         for f in files:
             with contextlib.suppress(OSError):
                 size += os.path.getsize(os.path.join(root, *f.split("/")))
@@ -729,7 +785,9 @@ def read_log_sessions(path: str, fmt: str | None, shown: str) -> list[Any]:
     return list(log_sessions(path, fmt, shown))
 
 
-def log_sessions(path: str, fmt: str | None, shown: str) -> Generator[Any, None, None]:
+def log_sessions(
+    path: str, fmt: str | None, shown: str, share: tuple[int, int] = (0, 1)
+) -> Generator[Any, None, None]:
     """:func:`read_log_sessions` one session at a time where the agent's reader hands
     them over so (OpenCode's database): a folder's read measures each and keeps what
     its output needs before the next is read (docs/performance.md). The file is
@@ -740,10 +798,12 @@ def log_sessions(path: str, fmt: str | None, shown: str) -> Generator[Any, None,
     if db is not None:
         try:
             with collector_paused():
-                for log in database_sessions(db, shown, fmt):
+                for log in database_sessions(db, shown, fmt, share):
                     yield _named(log, shown)
         finally:
             db.close()
+        return
+    if share[0] > 0:  # read from its bytes: whole, by the first share alone
         return
     stream = _open(path, "log")
     try:
@@ -778,19 +838,23 @@ def _whole_database(runs: list[Any], name: str) -> list[Any]:
 
 
 def _session_runs(
-    settings: tuple[str, str | None, Any, Any, bool], job: tuple[str, Sequence[str]]
+    settings: tuple[str, str | None, Any, Any, bool], job: tuple[Any, ...]
 ) -> list[Any]:
     """The runs of one job of a folder: one session, or each session of a database."""
     root = settings[0]
-    name, files = job
+    name, files = job[0], job[1]
+    share: tuple[int, int] = job[2] if len(job) > 2 else (0, 1)  # a database's (_shared)
     path = os.path.join(root, *files[0].split("/"))
     if len(files) != 1 or not _is_database(path):
-        return [_session_run(settings, job)]
-    return _database_runs(path, _shown(name), settings)
+        return [_session_run(settings, (name, files))]
+    return _database_runs(path, _shown(name), settings, share)
 
 
 def _database_runs(
-    path: str, name: str, settings: tuple[str, str | None, Any, Any, bool]
+    path: str,
+    name: str,
+    settings: tuple[str, str | None, Any, Any, bool],
+    share: tuple[int, int] = (0, 1),
 ) -> list[Any]:
     """Each session of a database file (or standard input, ``-``), run as it is read,
     each kept as bytes once the next is read (session.kept: with no replay; the last
@@ -802,7 +866,7 @@ def _database_runs(
     _root, fmt, scenario, options, replay_it = settings
     runs: list[Any] = []
     try:
-        with contextlib.closing(log_sessions(path, fmt, name)) as logs:
+        with contextlib.closing(log_sessions(path, fmt, name, share)) as logs:
             for log in logs:
                 try:
                     run = _paused_run(

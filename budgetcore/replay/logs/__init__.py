@@ -568,24 +568,35 @@ def _read_database(found: Agent, head: Database, name: str) -> tuple[ParsedLog, 
     return tuple(_database_sessions(found, head, name))
 
 
-def _database_sessions(found: Agent, head: Database, name: str) -> Iterable[ParsedLog]:
+def _database_sessions(
+    found: Agent, head: Database, name: str, share: tuple[int, int] = (0, 1)
+) -> Iterable[ParsedLog]:
     if found.read_database is None or head.db is None:
         raise _unknown(head, name)
-    return _some_session(found, head, found.read_database(head.db, name))
+    k, n = share
+    if n == 1:
+        sessions = found.read_database(head.db, name)
+    elif found.read_database_share is not None:
+        sessions = found.read_database_share(head.db, name, share)
+    else:  # an agent whose database is read whole: by the first share alone
+        sessions = found.read_database(head.db, name) if k == 0 else ()
+    return _some_session(found, head, sessions, first=k == 0)
 
 
 def _some_session(
-    found: Agent, head: Database, sessions: Iterable[ParsedLog]
+    found: Agent, head: Database, sessions: Iterable[ParsedLog], *, first: bool = True
 ) -> Iterator[ParsedLog]:
     """Each session of an agent's database; none at all is refused (raised by the
     iteration), as an empty file is, naming the agent and the tables it has: an
     OpenCode database whose messages' table was gone read as no session and a cost of
-    0. Its cost is known (nothing) only when no table holds a row."""
+    0. Its cost is known (nothing) only when no table holds a row. ``first``: the read
+    is of the whole database or its first share (the only one said to be empty: the
+    first share holds a session whenever the database does)."""
     some = False
     for log in sessions:
         some = True
         yield log
-    if not some:
+    if not some and first:
         tables = ", ".join(sorted(head.tables)[:8]) or "none readable"
         problem = Problem.coded("log", "log-database-no-session", agent=found.name, tables=tables)
         raise NoRequests([problem], 0, _no_row(head), found.key)
@@ -608,12 +619,16 @@ def read_database(db: Any, name: str, fmt: str | None = None) -> tuple[ParsedLog
     return tuple(database_sessions(db, name, fmt))
 
 
-def database_sessions(db: Any, name: str, fmt: str | None = None) -> Iterator[ParsedLog]:
+def database_sessions(
+    db: Any, name: str, fmt: str | None = None, share: tuple[int, int] = (0, 1)
+) -> Iterator[ParsedLog]:
     """:func:`read_database` a session at a time where the agent's reader hands them
     over so (OpenCode's): the caller may measure each and let it go before the next is
     read. The agent is found (or the database refused) before the first is asked for;
     a problem met midway is raised by the iteration. Read it to its end before closing
-    ``db``."""
+    ``db``. ``share`` (k, n): only the sessions of share k of n, in the database's order
+    (one large database read by n processes, each its share); an agent whose reader
+    reads no share reads the whole in share 0 and nothing in the others."""
     head = Database(db)
     found = agent(fmt) if fmt is not None else None
     if found is None:
@@ -623,7 +638,7 @@ def database_sessions(db: Any, name: str, fmt: str | None = None) -> Iterator[Pa
         )
     if found is None:
         raise _unknown(head, name)
-    return iter(_database_sessions(found, head, name))
+    return iter(_database_sessions(found, head, name, share))
 
 
 def _log_limit() -> int:

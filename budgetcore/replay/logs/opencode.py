@@ -467,10 +467,14 @@ def read_opencode_db(db: Any, name: str) -> tuple[ParsedLog, ...]:
     return tuple(opencode_db_sessions(db, name))
 
 
-def opencode_db_sessions(db: Any, name: str) -> Iterator[ParsedLog]:
+def opencode_db_sessions(
+    db: Any, name: str, share: tuple[int, int] = (0, 1)
+) -> Iterator[ParsedLog]:
     """:func:`read_opencode_db` one session at a time, each as soon as its rows are
     read: a folder's read measures it and lets its requests go before the next
-    (docs/performance.md). Read it to its end (or close it) before closing ``db``."""
+    (docs/performance.md). Read it to its end (or close it) before closing ``db``.
+    ``share`` (k, n): the root sessions of share k of n, in the read's order (the CLI
+    reads one large database in n processes; the shares together are the whole)."""
     import json  # noqa: PLC0415
 
     from budgetcore.inputs.numbers import read_number  # noqa: PLC0415
@@ -549,6 +553,8 @@ def opencode_db_sessions(db: Any, name: str) -> Iterator[ParsedLog]:
                 "INSERT INTO roots VALUES (?, ?, ?)",
                 ((sid, root(sid), tops[root(sid)]) for sid in ids),
             )
+            if share[1] > 1:
+                _keep_share(db, share)
             chunks = _guarded(_chunks(db, reads, source), sqlite3.Error, unusable)
         except sqlite3.Error as exc:
             raise unusable(exc) from None
@@ -602,6 +608,22 @@ def opencode_db_sessions(db: Any, name: str) -> Iterator[ParsedLog]:
         db.text_factory = str
         with contextlib.suppress(sqlite3.Error):
             db.execute("DROP TABLE IF EXISTS temp.roots")
+            db.execute("DROP TABLE IF EXISTS temp.kept")
+
+
+def _keep_share(db: Any, share: tuple[int, int]) -> None:
+    """Only the roots of share k of n left in ``roots``: the roots in the read's own
+    order (its ``ORDER BY r.first, r.top``, by SQLite's comparison, so a mix of types
+    orders as the read does), cut in n runs of consecutive roots, the first ones the
+    longer (share 0 holds a root whenever there is one, so only it may say the
+    database holds no session)."""
+    k, n = share
+    tops = [r[0] for r in db.execute("SELECT top FROM roots GROUP BY top ORDER BY MIN(first), top")]
+    low, high = -(-k * len(tops) // n), -(-(k + 1) * len(tops) // n)
+    db.execute("CREATE TEMP TABLE IF NOT EXISTS kept (top TEXT)")
+    db.execute("DELETE FROM kept")
+    db.executemany("INSERT INTO kept VALUES (?)", ((t,) for t in tops[low:high]))
+    db.execute("DELETE FROM roots WHERE top NOT IN (SELECT top FROM kept)")
 
 
 #: Message ids asked for in one query (SQLite's least limit of variables is 999).
