@@ -19,7 +19,7 @@ from typing import Any
 
 import pytest
 
-from budgetcore.cli import replay_cmds
+from budgetcore.cli import folder_jobs, replay_cmds
 from budgetcore.cli.shell import Unreadable
 from budgetcore.cli.walk import walk
 from budgetcore.errors import ScenarioError
@@ -162,7 +162,7 @@ def test_a_folder_keeps_each_measured_session_packed_and_its_output_as_before(
         assert run.measured == measured_usage(log)
     jobs = [("opencode.db", ["opencode.db"]), ("opencode.db", ["opencode.db"])]
     work = partial(replay_cmds._session_runs, settings)
-    both = replay_cmds._folder_runs(work, jobs, 1, _Quiet(), kept)
+    both = folder_jobs.folder_runs(work, jobs, 1, _Quiet(), kept)
     assert [isinstance(r.log.main.requests, Packed) for r in both] == [True] * 5 + [False]
     assert [r.measured for r in both] == [r.measured for r in runs] * 2
 
@@ -177,7 +177,7 @@ def _folder_output(root: Path, fmt: str, workers: int = 1) -> tuple[list[Any], s
     found = walk(str(root), MAX_FOLDER_FILES)
     jobs = [(s.name, s.files) for s in plan_folder(list(found.files)).sessions]
     work = partial(replay_cmds._session_runs, (str(root), None, None, None, False))
-    runs = replay_cmds._folder_runs(work, jobs, workers, _Quiet(), replay_cmds._keeping(fmt))
+    runs = folder_jobs.folder_runs(work, jobs, workers, _Quiet(), replay_cmds._keeping(fmt))
     runs = replay_cmds.billed_once_runs(runs)
     out: list[str] = []
     replay_cmds.write_sessions(runs, fmt, out.append, folder=True)
@@ -360,17 +360,16 @@ def test_a_database_s_sessions_are_not_copied_for_their_names(
 
 
 def _shared_output(root: Path, fmt: str, shares: int, monkeypatch: pytest.MonkeyPatch) -> str:
-    """A folder read with each database cut into ``shares`` jobs (replay_cmds._shared),
+    """A folder read with each database cut into ``shares`` jobs (folder_jobs.shared),
     the jobs run one after another here, joined as the pool's are."""
-    monkeypatch.setattr(replay_cmds, "PARALLEL_FROM_BYTES", 0)
+    monkeypatch.setattr(folder_jobs, "PARALLEL_FROM_BYTES", 0)
     monkeypatch.setenv("BUDGETCORE_WORKERS", str(shares))
     found = walk(str(root), MAX_FOLDER_FILES)
-    jobs = replay_cmds._shared(
-        str(root), [(s.name, s.files) for s in plan_folder(list(found.files)).sessions]
-    )
+    planned = [(s.name, s.files) for s in plan_folder(list(found.files)).sessions]
+    jobs = folder_jobs.shared(str(root), planned, replay_cmds._is_database)
     assert any(len(j) == 3 for j in jobs) is (shares > 1)
     work = partial(replay_cmds._session_runs, (str(root), None, None, None, False))
-    runs = replay_cmds._folder_runs(work, jobs, 1, _Quiet(), replay_cmds._keeping(fmt))
+    runs = folder_jobs.folder_runs(work, jobs, 1, _Quiet(), replay_cmds._keeping(fmt))
     runs = replay_cmds.billed_once_runs(runs)
     out: list[str] = []
     replay_cmds.write_sessions(runs, fmt, out.append, folder=True)
@@ -417,15 +416,14 @@ def test_a_generated_database_read_in_shares_by_processes_gives_what_one_read_gi
     bench = script_module("bench_agents")
     folder = bench.make_opencode(tmp_path / "opencode", 23, 7, random.Random(40))
     whole = _shared_output(folder, "jsonl", 1, monkeypatch)
-    monkeypatch.setattr(replay_cmds, "PARALLEL_FROM_BYTES", 0)
+    monkeypatch.setattr(folder_jobs, "PARALLEL_FROM_BYTES", 0)
     monkeypatch.setenv("BUDGETCORE_WORKERS", "2")
     found = walk(str(folder), MAX_FOLDER_FILES)
-    jobs = replay_cmds._shared(
-        str(folder), [(s.name, s.files) for s in plan_folder(list(found.files)).sessions]
-    )
+    planned = [(s.name, s.files) for s in plan_folder(list(found.files)).sessions]
+    jobs = folder_jobs.shared(str(folder), planned, replay_cmds._is_database)
     assert [j[2] for j in jobs] == [(0, 2), (1, 2)]
     work = partial(replay_cmds._session_runs, (str(folder), None, None, None, False))
-    runs = replay_cmds._folder_runs(work, jobs, 2, _Quiet(), replay_cmds._keeping("jsonl"))
+    runs = folder_jobs.folder_runs(work, jobs, 2, _Quiet(), replay_cmds._keeping("jsonl"))
     out: list[str] = []
     replay_cmds.write_sessions(replay_cmds.billed_once_runs(runs), "jsonl", out.append, folder=True)
     assert "".join(out) == whole

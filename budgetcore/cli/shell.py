@@ -31,6 +31,7 @@ __all__ = [
     "check_flag_size",
     "collector_paused",
     "count_flag",
+    "ledger_name",
     "neutral_streams",
     "one_shot",
     "open_input",
@@ -309,6 +310,11 @@ def refuse_by_size(stream: BinaryIO, what: str) -> None:
         return
     if stat.S_ISREG(st.st_mode) and st.st_size > limit_of(what):
         raise too_large(what, size=st.st_size)
+
+
+def ledger_name(path: str) -> str:
+    """A file's name in the ledger: as given (quoted only when it cannot be printed)."""
+    return path if path.isprintable() else render_value(path)
 
 
 def shown_name(path: str) -> str:

@@ -1,0 +1,141 @@
+"""A folder's jobs (its sessions; a large database cut into shares) read here or by
+worker processes, and joined in the folder's order (``replay --log DIR``): moved out of
+cli.replay_cmds, which reads and writes one session, when it passed 40 kB."""
+
+from __future__ import annotations
+
+import contextlib
+import os
+from collections.abc import Callable, Sequence
+from functools import partial
+from typing import Any
+
+__all__ = ["PARALLEL_FROM_BYTES", "folder_runs", "shared", "workers_for"]
+
+
+def folder_runs(
+    work: Any, jobs: list[Any], workers: int, progress: Any, kept: Callable[[Any], Any]
+) -> list[Any]:
+    """Each session of a folder (a job may hold several: an agent's database), here or
+    in ``workers`` processes, in the folder's order. A session read is kept small
+    (``kept``: session.kept, with no replay) once the next is read, and the last one,
+    after which nothing is read, is written as read."""
+    if workers < 2:
+        each: list[list[Any]] = []
+        last: list[Any] = []
+        for job in jobs:
+            if last:  # a job's runs are kept but its last (_database_runs)
+                last[-1] = kept(last[-1])
+            each.append(work(job))
+            last = each[-1] or last
+            progress.advance(1)
+        return _joined(jobs, each)
+    import copyreg  # noqa: PLC0415 - a large folder only
+    from types import MappingProxyType  # noqa: PLC0415
+
+    from budgetcore.cli.pool import pool_map  # noqa: PLC0415
+
+    # A replay's columns are a read-only view of a dict: sent as the dict, viewed again.
+    copyreg.pickle(MappingProxyType, lambda m: (_view, (dict(m),)))
+
+    # Sessions are independent: one process per core reads its share, in the
+    # folder's order. A signal to any of them ends them all (cli.pool).
+    # A worker's runs come back together: each is kept before it is sent.
+    found = pool_map(
+        partial(_kept_runs, work, kept),
+        jobs,
+        workers,
+        chunksize=max(1, len(jobs) // (4 * workers)),
+        done_items=progress.advance,
+    )
+    return _joined(jobs, found)
+
+
+def _joined(jobs: Sequence[Any], each: Sequence[list[Any]]) -> list[Any]:
+    """The runs of every job, in the folder's order; a database read in shares
+    (:func:`shared`) that one share could not read is one session not read, as read
+    whole: a problem midway makes the file one session that could not be read."""
+    from budgetcore.cli.shell import ledger_name  # noqa: PLC0415 - one rule for names
+
+    out: list[Any] = []
+    at = 0
+    while at < len(jobs):
+        job = jobs[at]
+        if len(job) < 3:
+            out.extend(each[at])
+            at += 1
+            continue
+        n = job[2][1]
+        shares = each[at : at + n]
+        whole = ledger_name(job[0])
+        failed = next(
+            (r for s in shares for r in s if r.log is None and r.name == whole and r.error), None
+        )
+        out.extend([failed] if failed is not None else [r for s in shares for r in s])
+        at += n
+    return out
+
+
+def shared(root: str, jobs: list[Any], is_database: Callable[[str], bool]) -> list[Any]:
+    """``jobs`` with each large database (one file a job, as OpenCode's opencode.db)
+    cut into one job per process, each reading its share of the database's sessions
+    in the database's order (replay.logs.database_sessions): a folder that is one
+    database was read by one process while ccusage's threads shared the cores
+    (docs/performance.md). As many shares as :func:`workers_for` gives processes."""
+    shares = workers_for(root, [("", ())] * _MAX_WORKERS, force_size=True)
+    if shares < 2:
+        return jobs
+    out: list[Any] = []
+    for name, files in jobs:
+        path = os.path.join(root, *files[0].split("/"))
+        if len(files) == 1 and _large(path) and is_database(path):
+            out.extend((name, files, (k, shares)) for k in range(shares))
+        else:
+            out.append((name, files))
+    return out
+
+
+def _large(path: str) -> bool:
+    try:
+        return os.path.getsize(path) >= PARALLEL_FROM_BYTES
+    except OSError:
+        return False
+
+
+def _kept_runs(work: Any, kept: Callable[[Any], Any], job: Any) -> list[Any]:
+    """A job's runs, each kept (``kept``: session.kept) as a worker sends them back."""
+    runs: list[Any] = work(job)
+    if runs:  # the others are already (_database_runs)
+        runs[-1] = kept(runs[-1])
+    return runs
+
+
+#: A folder is read by more than one process from this many bytes on (below, starting
+#: the workers costs more than they save); BUDGETCORE_WORKERS sets the count instead.
+PARALLEL_FROM_BYTES = 16 << 20
+_MAX_WORKERS = 4
+
+
+def workers_for(root: str, jobs: Sequence[Any], *, force_size: bool = False) -> int:
+    """How many processes read a folder's jobs. ``force_size``: as if the folder were
+    large (the count a large database is cut into, :func:`_shared`)."""
+    given = os.environ.get("BUDGETCORE_WORKERS", "")
+    if given.isascii() and given.isdigit():  # "²" is a digit to isdigit, not to int
+        return min(int(given), len(jobs), _MAX_WORKERS)
+    if len(jobs) < 2 or not hasattr(os, "fork"):
+        return 1
+    cores = len(os.sched_getaffinity(0)) if hasattr(os, "sched_getaffinity") else os.cpu_count()
+    if force_size:
+        return min(cores or 1, _MAX_WORKERS)
+    size = 0
+    for _name, files, *_share in jobs:
+        for f in files:
+            with contextlib.suppress(OSError):
+                size += os.path.getsize(os.path.join(root, *f.split("/")))
+    return min(cores or 1, _MAX_WORKERS, len(jobs)) if size >= PARALLEL_FROM_BYTES else 1
+
+
+def _view(d: dict[str, Any]) -> Any:
+    from types import MappingProxyType  # noqa: PLC0415
+
+    return MappingProxyType(d)
