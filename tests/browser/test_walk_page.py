@@ -9,6 +9,7 @@ from typing import Any
 
 import pytest
 from playwright.sync_api import Page as PlaywrightPage
+from playwright.sync_api import TimeoutError as PlaywrightTimeout
 
 from tests.browser.conftest import Page, _page_at
 
@@ -24,6 +25,16 @@ def _read_folder(p: PlaywrightPage, folder: Path, copies: dict[str, Path] | None
     for name, source in (copies or {}).items():
         shutil.copytree(source, folder / name)
     p.click("#replay summary")
+    # On a loaded machine the panel was seen still closed after this click, right after
+    # "ready" (twice in the whole suite after the eleventh walk's merge, never alone:
+    # the radio below "not visible" for 30 s). The cause is not found (the session
+    # note says what was ruled out); a click that did not open it is given once more,
+    # and the panel must then be open.
+    try:
+        p.wait_for_selector("#replay[open]", state="attached", timeout=5000)
+    except PlaywrightTimeout:
+        p.click("#replay summary")
+        p.wait_for_selector("#replay[open]", state="attached", timeout=5000)
     p.check("input[data-replay-source][value=log]")
     p.set_input_files("#replay-folder", str(folder))
 
