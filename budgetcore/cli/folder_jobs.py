@@ -81,8 +81,8 @@ def shared(root: str, jobs: list[Any], is_database: Callable[[str], bool]) -> li
     cut into one job per process, each reading its share of the database's sessions
     in the database's order (replay.logs.database_sessions): a folder that is one
     database was read by one process while ccusage's threads shared the cores
-    (docs/performance.md). As many shares as :func:`workers_for` gives processes."""
-    shares = workers_for(root, [("", ())] * _MAX_WORKERS, force_size=True)
+    (docs/performance.md). As many shares as a large folder has processes."""
+    shares = _processes(_MAX_WORKERS)
     if shares < 2:
         return jobs
     out: list[Any] = []
@@ -116,23 +116,37 @@ PARALLEL_FROM_BYTES = 16 << 20
 _MAX_WORKERS = 4
 
 
-def workers_for(root: str, jobs: Sequence[Any], *, force_size: bool = False) -> int:
-    """How many processes read a folder's jobs. ``force_size``: as if the folder were
-    large (the count a large database is cut into, :func:`_shared`)."""
+def _given() -> int | None:
+    """BUDGETCORE_WORKERS's count, or None where it gives none."""
     given = os.environ.get("BUDGETCORE_WORKERS", "")
-    if given.isascii() and given.isdigit():  # "²" is a digit to isdigit, not to int
-        return min(int(given), len(jobs), _MAX_WORKERS)
-    if len(jobs) < 2 or not hasattr(os, "fork"):
+    # "²" is a digit to isdigit, not to int; "abc" is ignored.
+    return int(given) if given.isascii() and given.isdigit() else None
+
+
+def _processes(jobs: int) -> int:
+    """How many processes read ``jobs`` jobs of a large folder: BUDGETCORE_WORKERS's
+    count where given, else one per core (at most four), never more than the jobs."""
+    given = _given()
+    if given is not None:
+        return min(given, jobs, _MAX_WORKERS)
+    if jobs < 2 or not hasattr(os, "fork"):
         return 1
     cores = len(os.sched_getaffinity(0)) if hasattr(os, "sched_getaffinity") else os.cpu_count()
-    if force_size:
-        return min(cores or 1, _MAX_WORKERS)
+    return min(cores or 1, _MAX_WORKERS, jobs)
+
+
+def workers_for(root: str, jobs: Sequence[Any]) -> int:
+    """How many processes read a folder's jobs: one below PARALLEL_FROM_BYTES (unless
+    BUDGETCORE_WORKERS says), else :func:`_processes`."""
+    count = _processes(len(jobs))
+    if count < 2 or _given() is not None:
+        return count
     size = 0
     for _name, files, *_share in jobs:
         for f in files:
             with contextlib.suppress(OSError):
                 size += os.path.getsize(os.path.join(root, *f.split("/")))
-    return min(cores or 1, _MAX_WORKERS, len(jobs)) if size >= PARALLEL_FROM_BYTES else 1
+    return count if size >= PARALLEL_FROM_BYTES else 1
 
 
 def _view(d: dict[str, Any]) -> Any:

@@ -576,8 +576,8 @@ def _database_sessions(
     k, n = share
     if n == 1:
         sessions = found.read_database(head.db, name)
-    elif found.read_database_share is not None:
-        sessions = found.read_database_share(head.db, name, share)
+    elif found.reads_shares:
+        sessions = found.read_database(head.db, name, share)
     else:  # an agent whose database is read whole: by the first share alone
         sessions = found.read_database(head.db, name) if k == 0 else ()
     return _some_session(found, head, sessions, first=k == 0)

@@ -85,11 +85,11 @@ class Agent:
     claims_database: Callable[[frozenset[str]], bool] | None = None
     # (an open sqlite3 connection, the file's name shown): the caller closes it, after
     # reading its sessions to their end (an iterator may hand them over one at a time).
-    read_database: Callable[[Any, str], Iterable[ParsedLog]] | None = None
-    # The sessions of share k of n of such a database, in its order (``(db, name, (k,
-    # n))``): one large database read by several processes, each its share (the CLI's
-    # folder read). None: read whole by one process.
-    read_database_share: Callable[[Any, str, tuple[int, int]], Iterable[ParsedLog]] | None = None
+    read_database: Callable[..., Iterable[ParsedLog]] | None = None
+    # Whether ``read_database`` takes a third argument, share k of n ``(k, n)``: the
+    # sessions of that share only, in the database's order (one large database read by
+    # several processes, the CLI's folder read). False: read whole by one process.
+    reads_shares: bool = False
     # Which files of a folder are its sessions (budgetcore.replay.logs.layouts); None: its
     # files are JSON Lines sessions of their own, each read alone.
     plan: Planner | None = None
@@ -301,7 +301,7 @@ AGENTS: tuple[Agent, ...] = (
         missing="has no role and time",
         claims_database=_of("opencode", "claims_database"),
         read_database=_of("opencode", "opencode_db_sessions"),
-        read_database_share=_of("opencode", "opencode_db_sessions"),
+        reads_shares=True,
         plan=layouts.plan_opencode,
         files=("opencode.db", "storage/message/<session>/<message>.json"),
     ),
