@@ -193,8 +193,8 @@ def _unknown(head: Replayed | Document | Database, name: str = "") -> ScenarioEr
         named = database_agent(file)
         if named is not None:
             code = "log-database-tables" if head.tables else "log-database-damaged"
-            problem = Problem.coded("log", code, agent=named, file=file, tables=tables)
-            return LogUnread([problem], _key_of(named))
+            problem = Problem.coded("log", code, agent=named.name, file=file, tables=tables)
+            return LogUnread([problem], named.key)
         return ScenarioError(
             [
                 Problem.coded(
@@ -329,9 +329,9 @@ def _named_unread(name: str) -> tuple[Problem | None, str]:
     found = named_agent(name)
     if found is None:
         return None, ""
-    agent_name, layout = found
-    problem = Problem.coded("log", "log-named-unread", agent=agent_name, layout=layout)
-    return problem, _key_of(agent_name)
+    named, layout = found
+    problem = Problem.coded("log", "log-named-unread", agent=named.name, layout=layout)
+    return problem, named.key
 
 
 #: Why a file is no JSON document (``Document.parse``), as the message said inside another.
@@ -352,17 +352,17 @@ def _unknown_document(doc: Document, name: str = "") -> tuple[list[Problem], str
         # JavaScript assignment, held out in round 10b): that agent is said too.
         found = named_agent(name)
         if found is not None:
-            agent_name, layout = found
-            bad = Problem.coded("log", "log-named-bad", agent=agent_name, layout=layout, **why)
-            return [bad], _key_of(agent_name)
+            named, layout = found
+            bad = Problem.coded("log", "log-named-bad", agent=named.name, layout=layout, **why)
+            return [bad], named.key
         return [Problem.coded("log", "log-document-bad", **why)], ""
     looks = [a for a in AGENTS if a.looks_like is not None and a.looks_like(doc.value)]
     if looks:
         a = looks[0]
         return [Problem.coded("log", "log-looks-like", agent=a.name, missing=a.missing)], a.key
-    named, key = _named_unread(name)
-    if named is not None:
-        return [named], key
+    as_named, key = _named_unread(name)
+    if as_named is not None:
+        return [as_named], key
     return [Problem.coded("log", "log-unknown-document", agents=names())], ""
 
 
@@ -396,11 +396,6 @@ class LogUnread(ScenarioError):
 def unread_agent(exc: ScenarioError) -> str:
     """Whose file a session not read is (:class:`LogUnread`), or ""."""
     return exc.agent if isinstance(exc, LogUnread) else ""
-
-
-def _key_of(name: str) -> str:
-    """An agent's key from its name as a message says it ("OpenCode" -> "opencode")."""
-    return next((a.key for a in AGENTS if a.name == name), "")
 
 
 class NoRequests(LogUnread):

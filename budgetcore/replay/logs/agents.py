@@ -365,9 +365,9 @@ _BY_KEY = {a.key: a for a in AGENTS}
 #: (replay.logs.folder): a damaged one is refused naming its agent. Patterns as texts,
 #: compiled by ``re`` when a damaged database is first named (not at every start-up).
 _DATABASE_FILES = (
-    (r"opencode(-[^/]*)?\.db", "OpenCode"),
-    (r"sessions\.db", "Goose"),
-    (r"session-store\.db", "Copilot CLI"),
+    (r"opencode(-[^/]*)?\.db", "opencode"),
+    (r"sessions\.db", "goose"),
+    (r"session-store\.db", "copilot-cli"),
 )
 
 
@@ -375,29 +375,29 @@ _DATABASE_FILES = (
 #: folder's boundary): a file so named that no agent claims is refused naming the agent
 #: its name points to, and the layout, rather than as no agent's file.
 _SESSION_FILES = (
-    (r"tasks/[^/]+/ui_messages\.json|ui_messages\.json", "Cline", "tasks/<task>/ui_messages.json"),
-    (r"[^/]+\.messages\.json", "Cline", "sessions/<id>/<id>.messages.json"),
-    (r"session-state/[^/]+/events\.jsonl", "Copilot CLI", "session-state/<id>/events.jsonl"),
-    (r"wire\.jsonl", "Kimi CLI", "sessions/<hash>/<session>/wire.jsonl"),
-    (r"threads/[^/]+\.json|T-[^/]+\.json", "Amp", "threads/T-<uuid>.json"),
-    (r"[^/]+\.settings\.json", "Droid", "sessions/<project>/<id>.settings.json"),
-    (r"rollout-[^/]+\.jsonl", "Codex CLI", "sessions/YYYY/MM/DD/rollout-*.jsonl"),
-    (r"chats/session-[^/]+\.jsonl?", "Gemini CLI", "tmp/<project>/chats/session-*.jsonl"),
+    (r"tasks/[^/]+/ui_messages\.json|ui_messages\.json", "cline", "tasks/<task>/ui_messages.json"),
+    (r"[^/]+\.messages\.json", "cline", "sessions/<id>/<id>.messages.json"),
+    (r"session-state/[^/]+/events\.jsonl", "copilot-cli", "session-state/<id>/events.jsonl"),
+    (r"wire\.jsonl", "kimi-cli", "sessions/<hash>/<session>/wire.jsonl"),
+    (r"threads/[^/]+\.json|T-[^/]+\.json", "amp", "threads/T-<uuid>.json"),
+    (r"[^/]+\.settings\.json", "droid", "sessions/<project>/<id>.settings.json"),
+    (r"rollout-[^/]+\.jsonl", "codex", "sessions/YYYY/MM/DD/rollout-*.jsonl"),
+    (r"chats/session-[^/]+\.jsonl?", "gemini-cli", "tmp/<project>/chats/session-*.jsonl"),
 )
 
 
-def named_agent(path: str) -> tuple[str, str] | None:
+def named_agent(path: str) -> tuple[Agent, str] | None:
     """The agent, and its layout, that a session file's path is named as (its end, from
     a folder's boundary), or None."""
-    for rule, name, layout in _SESSION_FILES:
+    for rule, key, layout in _SESSION_FILES:
         if re.search(rf"(?:^|/)(?:{rule})\Z", path):
-            return name, layout
+            return _BY_KEY[key], layout
     return None
 
 
-def database_agent(file_name: str) -> str | None:
+def database_agent(file_name: str) -> Agent | None:
     """The agent whose database's file is named ``file_name`` (its last part), or None."""
-    return next((name for rule, name in _DATABASE_FILES if re.fullmatch(rule, file_name)), None)
+    return next((_BY_KEY[k] for rule, k in _DATABASE_FILES if re.fullmatch(rule, file_name)), None)
 
 
 def agent(key: str) -> Agent | None:
