@@ -10,6 +10,7 @@ from pathlib import Path
 
 import pytest
 
+from budgetcore.errors import Problem
 from budgetcore.messages import CATALOGUE, count, t
 from budgetcore.ui.events import (
     CurvesToggled,
@@ -917,10 +918,17 @@ def test_what_a_file_that_looks_like_an_agent_s_lacks_is_said_in_chinese() -> No
     messages list". Every agent's ``missing`` has its sentence in both languages, the
     English one the reader's own."""
     from budgetcore.replay.logs.agents import AGENTS  # noqa: PLC0415
+    from budgetcore.ui.problems import problem_sentence  # noqa: PLC0415
 
     for a in AGENTS:
         if a.missing:
-            assert t(f"replay.log.missing.{a.key}", "en") == a.missing
+            # A catalogue key, said by the one rule for such parameters in both languages
+            # (the CLI's English too), never the reader's English matched back.
+            assert a.missing == f"replay.log.missing.{a.key}"
+            p = Problem.coded("log", "log-looks-like", agent=a.name, missing=a.missing)
+            assert t(a.missing, "en") in str(p)
+            assert t(a.missing, "zh") in problem_sentence(p, "zh")
+            assert t(a.missing, "en") in problem_sentence(p, "en")
     chat = b'{"sessionId": "abc", "projectHash": "x", "startTime": "2025-01-01T00:00:00Z"}\n'
     state = reduce(initial_state(), ReplaySourceChosen("log"))
     state = reduce(state, ReplayLogsLoaded((("session-2025-01-01T00-00-abcdabcd.json", chat),)))

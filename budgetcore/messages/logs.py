@@ -412,8 +412,8 @@ MESSAGES: dict[str, tuple[str, str]] = {
         "(first: {first}).",
         "文件夹 {folder} 中没有我们能读取的代理会话日志;未读取的文件:{n} 个(第一个:{first})。",
     ),
-    # What a file that looks like an agent's lacks (Agent.missing, the reader's English),
-    # said in the page's language (core.log-looks-like's {missing}).
+    # What a file that looks like an agent's lacks (Agent.missing holds the key; the
+    # CLI and the page say it through messages.problem_params: core.log-looks-like).
     "replay.log.missing.codex": (
         "no line is one of its records (session_meta, turn_context, event_msg, "
         "response_item, compacted)",

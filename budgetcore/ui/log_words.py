@@ -1,8 +1,9 @@
 """The words the log readers write in English about a log's lines, said in the page's
 language: the kinds of entry of a ledger (the reader's labels, and the words it puts
-around a record's own type name), and the parameters of a log's problems that carry
-them (a file with no request lists its kinds; a file that looks like an agent's says
-what it lacks, ``Agent.missing``). Shared by every part that shows a log's ledger or
+around a record's own type name), and the parameter of a log's problem that carries
+them (a file with no request lists its kinds). What a file that looks like an agent's
+lacks is a catalogue key (``Agent.missing``), said by ``messages.problem_params``.
+Shared by every part that shows a log's ledger or
 problems (the replay's sessions and ledger, Tune's sessions not replayed), through
 :func:`budgetcore.ui.problems.problem_text`: the tenth walk found "(zero usage)" and
 "has no messages list" in English on the Chinese page, in the replay and in Tune."""
@@ -12,7 +13,7 @@ from __future__ import annotations
 import dataclasses
 
 from budgetcore.errors import Problem, shown_text
-from budgetcore.messages import CATALOGUE, t
+from budgetcore.messages import t
 from budgetcore.replay.logs.codex import NO_INFO
 from budgetcore.units import format_int
 
@@ -100,20 +101,10 @@ def said_in(p: Problem, lang: str) -> Problem:
     no request's kinds of entry (``replay.logs.no_requests``: "message/user 2,
     message/assistant (zero usage) 1"), each as the ledger says it and joined by the
     language's separator, from the kinds and counts the problem carries (never the
-    English split back); what a file that looks like an agent's lacks. Any other
-    problem as it is."""
-    params = dict(p.params)
-    if p.code == "log-looks-like":
-        from budgetcore.replay.logs.agents import AGENTS  # noqa: PLC0415
-
-        for a in AGENTS:
-            key = f"replay.log.missing.{a.key}"
-            if a.missing and a.missing == params.get("missing") and key in CATALOGUE:
-                params["missing"] = t(key, lang)
-                return dataclasses.replace(p, params=tuple(params.items()))
-        return p
+    English split back). Any other problem as it is."""
     if p.code != "log-no-requests" or not p.counts:
         return p
+    params = dict(p.params)
     params["entries"] = t("msg.item-sep", lang).join(
         f"{shown_text(entry_kind(k, lang))} {format_int(n)}" for k, n in p.counts
     )

@@ -78,7 +78,8 @@ class Agent:
     read: Reader
     claims_document: Callable[[object], bool] | None = None
     # A document that resembles this agent's but that it cannot read, and what such a
-    # document lacks ("looks like a file of ... but ...").
+    # document lacks ("looks like a file of ... but ..."), a catalogue key
+    # (replay.log.missing.<key>), so the page says it in its language.
     looks_like: Callable[[object], bool] | None = None
     missing: str = ""
     # A database file (SQLite): whether its tables are this agent's, and its sessions.
@@ -216,10 +217,7 @@ AGENTS: tuple[Agent, ...] = (
             and isinstance(d.get("type"), str)
             and "timestamp" in d
         ),
-        missing=(
-            "no line is one of its records (session_meta, turn_context, event_msg, "
-            "response_item, compacted)"
-        ),
+        missing="replay.log.missing.codex",
         plan=layouts.plan_codex,
         no_request="log-no-requests-codex",
         no_bill=_CODEX_NO_BILL,
@@ -247,7 +245,7 @@ AGENTS: tuple[Agent, ...] = (
             and ("sessionId" in d or "projectHash" in d or "start_time" in d)
             and ("startTime" in d or "start_time" in d or "lastUpdated" in d)
         ),
-        missing="has no messages list",
+        missing="replay.log.missing.gemini-cli",
         plan=layouts.plan_gemini,
         no_request="log-no-requests-gemini",
         no_bill=_GEMINI_NO_BILL,
@@ -270,7 +268,7 @@ AGENTS: tuple[Agent, ...] = (
         looks_like=lambda d: (
             isinstance(d, dict) and d.get("role") in ("_usage", "_checkpoint", "_system_prompt")
         ),
-        missing="is its context (context.jsonl): the usage is in the wire.jsonl beside it",
+        missing="replay.log.missing.kimi-cli",
         plan=layouts.plan_kimi,
         no_request="log-no-requests-kimi",
         files=("<hash>/<session>/wire.jsonl",),
@@ -284,7 +282,7 @@ AGENTS: tuple[Agent, ...] = (
         # events.jsonl of Dicklesworthstone/coding_agent_session_search's fixtures,
         # held out in round 8, was "not a session log of an agent we read").
         looks_like=lambda d: isinstance(d, dict) and _copilot_event(d.get("type")),
-        missing="its events have no data object, where Copilot CLI writes their fields",
+        missing="replay.log.missing.copilot-cli",
         claims_database=_of("copilot", "claims_database"),
         read_database=_of("copilot", "read_session_store"),
         plan=layouts.plan_copilot,
@@ -298,7 +296,7 @@ AGENTS: tuple[Agent, ...] = (
         at_once(_of("opencode", "read_opencode")),
         claims_document=_of("opencode", "claims_document"),
         looks_like=lambda d: isinstance(d, dict) and "sessionID" in d and "modelID" in d,
-        missing="has no role and time",
+        missing="replay.log.missing.opencode",
         claims_database=_of("opencode", "claims_database"),
         read_database=_of("opencode", "opencode_db_sessions"),
         reads_shares=True,
@@ -312,7 +310,7 @@ AGENTS: tuple[Agent, ...] = (
         at_once(_of("amp", "read_amp")),
         claims_document=_of("amp", "claims_document"),
         looks_like=lambda d: isinstance(d, dict) and str(d.get("id", "")).startswith("T-"),
-        missing="has neither messages nor a usageLedger",
+        missing="replay.log.missing.amp",
         plan=layouts.plan_amp,
         no_bill=_AMP_NO_BILL,
         files=("threads/T-<uuid>.json",),
@@ -333,7 +331,7 @@ AGENTS: tuple[Agent, ...] = (
         at_once(_of("droid", "read_droid")),
         claims_document=_of("droid", "claims_document"),
         looks_like=lambda d: isinstance(d, dict) and "providerLock" in d,
-        missing="has no tokenUsage",
+        missing="replay.log.missing.droid",
         plan=layouts.plan_droid,
         files=("<id>.settings.json",),
     ),
