@@ -996,3 +996,23 @@ def test_a_pi_session_whose_leaf_went_back_replays_the_branch_of_its_last_reques
     log = read_sessions([(path.name, io.BytesIO(b"".join(head) + back))])[0]
     ((series),) = log.series
     assert (len(series.requests), len(series.abandoned)) == (1, 0)
+
+
+def test_a_pi_file_without_its_header_is_read_as_pi_by_its_usage() -> None:
+    """A pi session file without its header line, whose entries carry an ``id`` but no
+    ``parentId`` (a pi usage importer's test, code index id 58038215031, reads such a
+    file by its name; held out in round 10c): ccusage 20.0.24 reads its assistant
+    messages as pi's, and we said "no usable request in this Claude Code file". An
+    entry with an id and no parent is pi's where its message's usage is in pi's counts
+    (``input``, ``output``, ``cacheRead``, ``cacheWrite``); a Droid transcript's lines
+    carry an id and no parent too, but no usage."""
+    folder = LOGS / "pi" / "no-header" / "sessions" / "--home-user-proj--"
+    (path,) = folder.iterdir()
+    assert detect_format(path.read_bytes()) == "pi"
+    with path.open("rb") as stream:
+        (log,) = read_sessions([(path.name, stream)])
+    (ledger,) = log.ledger
+    assert (ledger.lines, ledger.accounted) == (4, 4)
+    assert len(log.main.requests) == 2
+    run = run_session(log.name, log, scenario=None, options=None, replay_it=False)
+    assert run.measured.cost == run.measured.logged_cost == Decimal("0.012075")
