@@ -29,7 +29,9 @@ __all__ = ["LINE", "USAGE", "claims", "no_request_of", "read_pi"]
 
 #: The keys the reader looks at, one record per line (records.Shape): the entry's
 #: ``type`` and ``id`` texts (a value that is no text is None), ``parentId`` as written
-#: (a parent neither text nor null makes the entry no tree entry: the loop's rule), a
+#: (a parent neither text nor null makes the entry no tree entry: the loop's rule; so
+#: does none at all, ABSENT, as in a file without its header: it is read in file
+#: order, as a version 1 file is, where each entry was a root of its own), a
 #: compaction's ``tokensBefore``, and a message's ``role``, ``model`` and ``provider``
 #: texts and ``usage``: its counts (or the Problem naming the count that is not one),
 #: with pi's own ``cost`` object beside them (its ``total``; any other value None).
@@ -50,6 +52,7 @@ LINE = Shape(
     ("type", "id", "parentId", "timestamp", "tokensBefore", "message"),
     (("message", MESSAGE),),
     texts=frozenset({"type", "id"}),
+    told=frozenset({"parentId"}),
 )
 
 _ENTRY_TYPES = frozenset(
@@ -68,6 +71,9 @@ _ENTRY_TYPES = frozenset(
 #: Entries a version 1 file (no ids) tells pi by: its message and settings changes.
 _V1_ENTRY_TYPES = frozenset({"model_change", "thinking_level_change", "compaction"})
 _TOTAL_ONLY = "log-line-total-only"
+#: The counts only pi's usage is written in (Claude Code's and Droid's are
+#: ``input_tokens`` ..., Amp's ``inputTokens`` ...).
+_PI_COUNTS = frozenset({"input", "output", "cacheRead", "cacheWrite"})
 
 
 def claims(obj: dict[str, object]) -> bool:
@@ -78,15 +84,29 @@ def claims(obj: dict[str, object]) -> bool:
     ``packages/coding-agent/test/fixtures/large-session.jsonl`` @83378aad) has no
     ``version`` in its header and no ids on its entries: its ``model_change`` and
     ``thinking_level_change`` lines are pi's alone, and a ``message`` line without an
-    ``id`` is pi's (a Droid transcript's carry one)."""
+    ``id`` is pi's (a Droid transcript's carry one). A ``message`` with an ``id`` and no
+    ``parentId`` is pi's where the message is in pi's shape: a file without its header
+    (a pi usage importer's test, code index id 58038215031), which ccusage reads as
+    pi's. pi stamps every message with its epoch milliseconds (``message.timestamp``,
+    pi-mono ``packages/ai/src/types.ts``) and writes its usage in its own counts; a Droid
+    transcript's messages carry neither, Claude Code's lines no ``type`` message."""
     kind = obj.get("type")
     if kind == "session":
         return "cwd" in obj and "id" in obj
     if not isinstance(kind, str) or kind not in _ENTRY_TYPES or "uuid" in obj:
         return False
+    message = obj.get("message")
     if "id" in obj:
-        return "parentId" in obj
-    return kind in _V1_ENTRY_TYPES or (kind == "message" and isinstance(obj.get("message"), dict))
+        return "parentId" in obj or (kind == "message" and _pi_message(message))
+    return kind in _V1_ENTRY_TYPES or (kind == "message" and isinstance(message, dict))
+
+
+def _pi_message(message: object) -> bool:
+    if not isinstance(message, dict):
+        return False
+    usage = message.get("usage")
+    stamped = type(message.get("timestamp")) is int  # (a bool is no time)
+    return stamped or (isinstance(usage, dict) and not _PI_COUNTS.isdisjoint(usage))
 
 
 #: The events of ``pi --mode json`` that carry a response (pi-mono
