@@ -774,6 +774,11 @@ def test_a_goose_database_from_before_its_model_column_is_read() -> None:
     assert (measured["cost"], measured["unpriced_requests"]) == (None, 1)
     (unread,) = total["sessions_unreadable"]
     assert unread["session"] == "data/sessions/sessions.db#20251202_1"
+    # The table's row for totals with no model: that, not "(no model) (not in the
+    # registry)", which said a name was looked up (the page's row was already right).
+    table = run_cli(["replay", "--log", str(folder), "--usage", "--format", "table"])
+    assert "  (no model)   " in table.out
+    assert "(no model) (not in the registry)" not in table.out
 
 
 def test_a_file_named_as_an_agent_s_that_is_not_json_names_the_agent() -> None:

@@ -192,7 +192,7 @@ def _usage_rows(models: Sequence[ModelUsage], total: MeasuredUsage) -> list[list
         name = m.model or "(no model)"
         if m.resolved is not None and m.resolved != m.model:
             name += f" → {m.resolved}"
-        elif m.resolved is None:
+        elif m.resolved is None and m.model is not None:  # "(no model)" says it all
             name += " (not in the registry)"
         rows.append(_usage_row(name, m))
     rows.append(_usage_row("total", total))
