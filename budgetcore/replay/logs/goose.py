@@ -7,8 +7,9 @@ Two records of usage, by schema:
   holds one row per provider call (``model``, ``input_tokens``, ``output_tokens``,
   ``total_tokens``, ``cache_read_tokens``, ``cache_write_tokens``, ``cost`` in US
   dollars, ``cost_source``, ``is_compaction``), appended by ``insert_usage_ledger_row``
-  in the transaction that adds the call to the session's totals (block/goose
-  ``crates/goose/src/session/session_manager.rs``, ``record_usage_metrics``). A
+  in the transaction that adds the call to the session's totals (Goose's
+  ``crates/goose/src/session/session_manager.rs``, ``record_usage_metrics``, in the
+  schema-16 version the code index holds, id 59081668891). A
   session with rows there is measured from them, one request per call, in the ledger's
   order (``created_timestamp``, then ``id``: calls share a second). Goose's input holds
   the cache counts ("``input_tokens`` is the total input including cache read/write
