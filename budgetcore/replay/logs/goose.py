@@ -52,15 +52,17 @@ read: it would count a call twice).
 
 from __future__ import annotations
 
+import itertools
 import json
 from decimal import Decimal, InvalidOperation
+from operator import itemgetter
 from typing import Any
 
 from budgetcore.errors import Problem, ScenarioError
 from budgetcore.inputs.numbers import MAX_TOKENS, bound_text
 from budgetcore.replay.logs.model import ParsedLog, summary_series
 from budgetcore.replay.logs.reader import count_of, millis
-from budgetcore.replay.logs.tally import SUMMED, Tally, registry_name, sqlite
+from budgetcore.replay.logs.tally import SUMMED, Row, Tally, registry_name, sqlite
 
 __all__ = ["TOTALS_WHY", "claims_database", "read_goose_db"]
 
@@ -117,7 +119,8 @@ def _ledger_query(has: set[str]) -> str:
         c if c in has else "NULL"
         for c in ("created_timestamp", "model", *_LEDGER_COUNTS, "cost_source", "is_compaction")
     )
-    order = "created_timestamp, id" if "created_timestamp" in has else "id"
+    # A session's rows together (grouped in one pass), each in the ledger's order.
+    order = "session_id, created_timestamp, id" if "created_timestamp" in has else "session_id, id"
     return (
         f"SELECT id, session_id, {picked}, {_cost_sql('cost', has)} FROM usage_ledger "
         f"ORDER BY {order}"
@@ -257,10 +260,8 @@ def _ledger(db: Any) -> dict[object, list[Any]]:
     has = {str(r[1]) for r in db.execute("PRAGMA table_info(usage_ledger)").fetchall()}
     if "session_id" not in has:
         return {}
-    by_session: dict[object, list[Any]] = {}
-    for row in db.execute(_ledger_query(has)):
-        by_session.setdefault(row[1], []).append(row)
-    return by_session
+    rows = db.execute(_ledger_query(has)).fetchall()
+    return {sid: list(group) for sid, group in itertools.groupby(rows, itemgetter(1))}
 
 
 def _session(
@@ -278,10 +279,7 @@ def _session(
     tally.open(shown)
     model = _model(config)
     sums = [0] * 5  # the ledger's input, output, total, cache read, cache write
-    logged = Decimal(0)
-    for line, row in enumerate(calls, start=2 if values is not None else 1):
-        tally.record()
-        logged += _call(tally, line, row, model, sums) or 0
+    logged = _calls(tally, calls, model, sums, 2 if values is not None else 1)
     if values is not None:
         # A malformed ledger row leaves the ledger's sums unknown: no excess is billed
         # (it would bill that row's tokens through the session row).
@@ -309,40 +307,100 @@ def _session(
     return tally.session(shown)
 
 
-def _call(tally: Tally, line: int, row: Any, model: str | None, sums: list[int]) -> Decimal | None:
-    """One ``usage_ledger`` row: a request, summed usage, an entry, or malformed; its
-    logged cost (None: none, or the row is malformed), its counts added to ``sums``."""
-    _id, _sid, created, named, *counts_, source, compaction, kind, text = row
-    values = tuple(counts_)
-    cost = _checked("usage_ledger", _LEDGER_COUNTS, values, (kind, text))
-    if isinstance(cost, Problem):
-        tally.malformed(line, cost)
-        return None
-    fresh, output, total, read, write = (count_of(v) or 0 for v in values)
-    for i, n in enumerate((fresh, output, total, read, write)):
-        sums[i] += n
-    if not (fresh or output or total or read or write):
-        tally.entry(_NO_TOKENS)
-        return cost
-    reasoning = max(0, total - fresh - output)
-    usage: dict[str, Any] = {
-        "input": _split(fresh, read, write),
+def _counts(values: tuple[object, ...]) -> list[int] | Problem:
+    """A ledger row's counts (NULL is 0), or the Problem of the first that is not a
+    whole number (never read as 0)."""
+    out = []
+    for column, v in zip(_LEDGER_COUNTS, values, strict=True):
+        if v is None:
+            out.append(0)
+        elif type(v) is int and 0 <= v <= MAX_TOKENS:  # the common case, first
+            out.append(v)
+        else:
+            n = count_of(v)
+            if n is None:
+                return Problem.of(
+                    f"usage_ledger.{column}", v, "log-line-count", high=bound_text(MAX_TOKENS)
+                )
+            out.append(n)
+    return out
+
+
+def _calls(
+    tally: Tally, calls: list[Any], model: str | None, sums: list[int], start: int
+) -> Decimal:
+    """The ``usage_ledger`` rows of a session, from line ``start``: each a request, summed
+    usage, an entry, or malformed; their counts added to ``sums``; their logged costs'
+    sum. The conversation's calls are handed over a run at a time (``Tally.requests_of``:
+    a keyword call per call cost a microsecond), before anything that counts them."""
+    tally.files[-1].lines += len(calls)
+    file = tally.file
+    logged = Decimal(0)
+    pending: list[Row] = []
+    names: dict[object, str | None] = {}
+    for line, row in enumerate(calls, start):
+        _id, _sid, created, named, *values, source, compaction, kind, text = row
+        counted = _counts(tuple(values))
+        if isinstance(counted, Problem):
+            tally.malformed(line, counted)
+            continue
+        cost = None if kind is None or kind == "null" else _cost("usage_ledger.cost", kind, text)
+        if isinstance(cost, Problem):
+            tally.malformed(line, cost)
+            continue
+        if cost is not None:
+            logged += cost
+        fresh, output, total, read, write = counted
+        for k, n in enumerate(counted):
+            sums[k] += n
+        if not (fresh or output or total or read or write):
+            tally.entry(_NO_TOKENS)
+            continue
+        reasoning = total - fresh - output if total > fresh + output else 0
+        priced = names.get(named, _CARRIED)
+        if priced == _CARRIED:
+            priced = names[named] = _priced(named)
+        at = created * 1000 if type(created) is int and 0 <= created < 10**11 else _time(created)
+        call: Row = (
+            line,
+            _split(fresh, read, write),
+            read,
+            output + reasoning,
+            reasoning,
+            priced or model,
+            at,
+            None,
+            file,
+            write,
+            cost,
+        )
+        if source != _CARRIED and not (isinstance(compaction, int) and compaction):
+            pending.append(call)
+            continue
+        tally.requests_of("main", pending)
+        pending = []
+        if source == _CARRIED:
+            tally.billed_only(line, series=SUMMED, **_usage(call))
+        else:
+            tally.request(line, series=summary_series("main"), **_usage(call))
+            tally.compaction(line, series="main", time=at)
+    tally.requests_of("main", pending)
+    return logged
+
+
+def _usage(call: Row) -> dict[str, Any]:
+    """A :data:`Row`'s usage as ``Tally.request``'s keywords."""
+    _line, fresh, read, output, reasoning, model, at, _node, _file, write, cost = call
+    return {
+        "input": fresh,
         "cache_read": read,
         "cache_write": write,
-        "output": output + reasoning,
+        "output": output,
         "reasoning": reasoning,
-        "model": _priced(named) or model,
-        "time": _time(created),
+        "model": model,
+        "time": at,
         "logged_cost": cost,
     }
-    if source == _CARRIED:
-        tally.billed_only(line, series=SUMMED, **usage)
-    elif isinstance(compaction, int) and compaction:
-        tally.request(line, series=summary_series("main"), **usage)
-        tally.compaction(line, series="main", time=usage["time"])
-    else:
-        tally.request(line, **usage)
-    return cost
 
 
 def _row(
