@@ -195,6 +195,22 @@ DIFFERENCES: dict[tuple[str, str, str], tuple[tuple[int, ...], tuple[int, ...], 
         "session (a total of $0); we read the row with the column as NULL, its tokens "
         "measured and their cost unknown (no model)",
     ),
+    ("goose", "ledger", "20260816_1"): (
+        (22000, 3000, 21000, 1800),
+        (46000, 0, 0, 1800),
+        "a Goose session at schema 16 measured from its usage_ledger rows, whose input holds "
+        "the cache reads and writes (goose-provider-types token_usage.rs: the cache fields "
+        "are subsets of input_tokens): we bill 21,000 read and 3,000 written at the cache "
+        "prices, ccusage 20.0.24 reads the session's accumulated totals (the same 46,000 "
+        "input and 1,800 output: Goose keeps them equal to the ledger's sums) and bills "
+        "every input token at the input price",
+    ),
+    ("goose", "ledger", "gone_session"): (
+        (300, 0, 0, 40),
+        (0, 0, 0, 0),
+        "a usage_ledger row whose sessions row is gone: ccusage 20.0.24 reads the sessions "
+        "table alone and lists no session; the row is a call Goose recorded, so we bill it",
+    ),
     ("opencode", "no-role", "ses_nr"): (
         (1000, 200, 3000, 500),
         (1000, 200, 3000, 623),
@@ -367,6 +383,18 @@ def test_pi_logged_cost_is_the_one_ccusage_shows_by_default() -> None:
     assert measured.logged_cost is not None
     assert abs(measured.logged_cost - Decimal(str(one["totalCost"]))) <= CENT_MICRO
     assert measured.logged_requests == measured.requests == 3
+
+
+def test_goose_s_cached_tokens_cost_less_here_than_in_ccusage_by_the_cache_prices() -> None:
+    """goose/ledger's 20260816_1: the same 46,000 input and 1,800 output tokens on both
+    sides (DIFFERENCES); ccusage bills the input whole at claude-sonnet-4-5's input
+    price, we bill the 21,000 read at $0.30/M and the 3,000 written at $3.75/M (the
+    ledger's cache counts, inside its input). Goose's own cost is beside ours."""
+    (one,) = [s for s in agent_sessions("goose", "ledger") if s["sessionId"] == "20260816_1"]
+    assert Decimal(str(one["totalCost"])) == Decimal("0.165")  # 46,000 x 3 + 1,800 x 15 $/M
+    (measured,) = [m for ids, m, _log in _ours("goose", "ledger") if ids == {"20260816_1"}]
+    assert measured.cost == Decimal("0.11055")
+    assert measured.logged_cost == Decimal("0.0683")
 
 
 @pytest.mark.parametrize(("agent", "fixture"), [("droid", "totals"), ("goose", "totals")])

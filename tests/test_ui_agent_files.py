@@ -42,9 +42,10 @@ def _cli(folder: Path) -> dict[str, dict[str, object]]:
     [
         LOGS / "opencode" / "db" / "opencode",
         LOGS / "goose" / "totals" / "goose",
+        LOGS / "goose" / "ledger" / "goose",
         LOGS / "codex-zst" / "compressed" / "sessions",
     ],
-    ids=["opencode.db", "goose sessions.db", "codex .jsonl.zst"],
+    ids=["opencode.db", "goose sessions.db", "goose usage_ledger", "codex .jsonl.zst"],
 )
 def test_the_page_reads_a_database_and_a_compressed_rollout_as_the_cli(folder: Path) -> None:
     panel = with_logs(ReplayPanel(), picked_folder(folder))

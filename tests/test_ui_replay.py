@@ -1556,7 +1556,7 @@ def test_a_new_import_is_drawn_before_its_replay_without_the_last_session_s_rows
     lang: str,
 ) -> None:
     """Walk of December 2026 (1440, both languages): Cline's v4 session, then Goose's
-    folder (its sessions replay no request). The shell draws the page between the
+    folder (then, its sessions replayed no request). The shell draws the page between the
     import and the replay's step; that draw paired the Cline replay's rows with Goose's
     empty series, and the timeline's peers indexed past it (an IndexError in the
     browser, the panel left half drawn). Before its step the new import shows its
@@ -1571,10 +1571,14 @@ def test_a_new_import_is_drawn_before_its_replay_without_the_last_session_s_rows
     before = render_replay(state)
     assert before.html["replay-timeline"] == ""
     # goose/totals' two sessions, goose/no-tokens' two (one with no request),
-    # goose/schema-v5's two (one with no request), goose/tiered's one and
-    # goose/unnamed's three.
-    assert 'data-sessions="10"' in before.html["replay-log"]
-    assert render_replay(reduce(state, JobStep("replay"))).html["replay-timeline"] == ""
+    # goose/schema-v5's two (one with no request), goose/tiered's one,
+    # goose/unnamed's three and goose/ledger's four (three from its usage_ledger).
+    assert 'data-sessions="14"' in before.html["replay-log"]
+    # After it, the Goose import's own replay: goose/ledger's 20260816_1, measured from
+    # its usage_ledger, has three calls (Cline's had two); the other Goose sessions keep
+    # totals alone and replay nothing.
+    after = render_replay(reduce(state, JobStep("replay"))).html["replay-timeline"]
+    assert re.findall(r'data-turns="(\d+)"', after) == ["3"]
 
 
 def test_every_token_field_of_the_replay_form_says_its_unit() -> None:

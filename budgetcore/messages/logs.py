@@ -325,6 +325,20 @@ MESSAGES: dict[str, tuple[str, str]] = {
         "message (Goose keeps no usage per message)",
         "消息(Goose 不按消息记录用量)",
     ),
+    # A Goose database with a usage_ledger (schema 15 on, goose.py): its rows bill the
+    # calls; the session's totals and the messages' own usage copy them.
+    "replay.logs.entry.goose-message-ledger": (
+        "message (billed by the usage ledger)",
+        "消息(由用量台账计费)",
+    ),
+    "replay.logs.entry.goose-session-ledger": (
+        "session (totals in the usage ledger)",
+        "会话(总量已在用量台账中)",
+    ),
+    "replay.logs.entry.goose-usage-row-no-tokens": (
+        "usage row (no tokens)",
+        "用量行(无 token)",
+    ),
     "replay.logs.entry.rate-limits-only": (
         "event_msg/token_count (rate limits only)",
         "event_msg/token_count(仅有速率限制)",

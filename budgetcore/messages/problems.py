@@ -440,6 +440,10 @@ MESSAGES: dict[str, tuple[str, str]] = {
         "{where} must be an integer from 0 to {high} or null, got {got}",
         "{where}必须是 0 到 {high} 的整数或 null,收到 {got}",
     ),
+    "core.log-logged-cost": (
+        "{where} must be a number of US dollars, 0 or more, or null, got {got}",
+        "{where}必须是不小于 0 的美元金额或 null,收到 {got}",
+    ),
     "core.log-total-only": (
         "{where} is a total of {got} tokens with no input, output or cache count beside "
         "it: which were input and which output is not written, so it cannot be priced",

@@ -195,8 +195,11 @@ _AMP_NO_BILL = frozenset({"thread", "user message"})
 #: provider usage to them after each model call (block/goose `crates/goose/src/agents`,
 #: the session metrics update; ccusage `adapter/goose/parser.rs` @5816e640 reads these
 #: counts only). Its `messages` rows are another kind, not listed: a row with messages
-#: but no counts may have cost (a provider that reported no usage).
-_GOOSE_NO_BILL = frozenset({"session (no tokens)"})
+#: but no counts may have cost (a provider that reported no usage). A `usage_ledger` row
+#: of no tokens, and a session row whose totals that ledger holds, carry none either.
+_GOOSE_NO_BILL = frozenset(
+    {"session (no tokens)", "usage row (no tokens)", "session (totals in the usage ledger)"}
+)
 
 
 _copilot_event = _of("copilot", "is_event_type")

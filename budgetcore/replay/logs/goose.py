@@ -1,53 +1,130 @@
 """Goose sessions (docs/replay.md, "Other agents"): the SQLite database
 ``~/.local/share/goose/sessions/sessions.db`` (``$GOOSE_PATH_ROOT/data/sessions``).
 
-Goose keeps per-session totals only: a ``sessions`` row's ``accumulated_input_tokens``,
-``accumulated_output_tokens`` and ``accumulated_total_tokens`` (the current-context
-``input_tokens`` / ``output_tokens`` / ``total_tokens`` where those are missing), and
-its model in ``model_config_json`` (``model_name``); no cache counts, no request of its
-own (ccusage ``rust/crates/ccusage/src/adapter/goose/loader.rs`` and ``parser.rs``
-@5816e640; block/goose ``crates/goose/src/session``). So a Goose session is measured,
-never replayed turn by turn, and no request is counted for it. Tokens in the total
-beyond input and output are reasoning, billed as output (as ccusage does).
+Two records of usage, by schema:
 
-Records in the ledger: the session's row, and its ``messages`` rows (no usage in them).
+- **The usage ledger** (schema 15 on, aaif-goose/goose PR #10172): ``usage_ledger``
+  holds one row per provider call (``model``, ``input_tokens``, ``output_tokens``,
+  ``total_tokens``, ``cache_read_tokens``, ``cache_write_tokens``, ``cost`` in US
+  dollars, ``cost_source``, ``is_compaction``), appended by ``insert_usage_ledger_row``
+  in the transaction that adds the call to the session's totals (Goose's
+  ``crates/goose/src/session/session_manager.rs``, ``record_usage_metrics``, in the
+  schema-16 version the code index holds, id 59081668891). A
+  session with rows there is measured from them, one request per call, in the ledger's
+  order (``created_timestamp``, then ``id``: calls share a second). Goose's input holds
+  the cache counts ("``input_tokens`` is the total input including cache read/write
+  tokens; the cache fields are breakdown subsets of it": block/goose
+  ``crates/goose-provider-types/src/conversation/token_usage.rs`` @fa797134; its
+  Anthropic parser adds the cache counts to the input, ``providers/formats/anthropic/
+  messages.rs`` @e216e6d9 ``get_usage``), so the uncached input is the input less both.
+  A row whose cache counts exceed its input cannot hold them: its input is read as
+  uncached beside them. A compaction's call (``is_compaction``) is the summary call of
+  the main series (``summary:main``), and the compaction follows the calls before it.
+  A ``carried_forward`` row (written with no model when a session's totals exceed the
+  ledger's sums: the spend from before the ledger) is billed as summed usage, no
+  request, at the session's model, as its totals were. A row of no tokens is an entry.
+  The session row is then an entry, its totals the ledger's sums, unless a total
+  exceeds its sum: Goose's own totals take the larger of the two (its
+  ``get_session_usage_totals``), so the excess is billed there as summed usage (not
+  where a ledger row is malformed: the sums are then unknown). A ledger row whose
+  session row is gone is a session of its own.
+- **The session's totals** (every schema; the only record before 15): a ``sessions``
+  row's ``accumulated_input_tokens``, ``accumulated_output_tokens`` and
+  ``accumulated_total_tokens`` (the current-context ``input_tokens`` /
+  ``output_tokens`` / ``total_tokens`` where those are missing), its cache counts
+  (``accumulated_cache_read_tokens``, ``accumulated_cache_write_tokens``) inside the
+  input as in the ledger, and its model in ``model_config_json`` (``model_name``)
+  (ccusage ``rust/crates/ccusage/src/adapter/goose/loader.rs`` and ``parser.rs``
+  @5816e640). Such a session is measured, never replayed turn by turn, and no request
+  is counted for it. Tokens in the total beyond input and output are reasoning, billed
+  as output (as ccusage does), in both records.
+
+Goose's own cost: ``sessions.accumulated_cost`` (schema 13, block/goose
+``crates/goose/src/session/migrations.rs`` @865e4a03) beside a session's totals, each
+ledger row's ``cost`` beside its call's. Both are SQLite REALs, selected as SQLite's
+text of them (``CAST ... AS TEXT``: 15 significant digits) and read as a Decimal, never
+a float; one that is no finite number of dollars, 0 or more, makes its row malformed.
+
+Records in the ledger: the session's row, its ``usage_ledger`` rows, and its
+``messages`` rows (their ``metadata_json`` usage is a second copy of the ledger's, never
+read: it would count a call twice).
 """
 
 from __future__ import annotations
 
+import itertools
 import json
+from decimal import Decimal, InvalidOperation
+from operator import itemgetter
 from typing import Any
 
 from budgetcore.errors import Problem, ScenarioError
 from budgetcore.inputs.numbers import MAX_TOKENS, bound_text
-from budgetcore.replay.logs.model import ParsedLog
+from budgetcore.replay.logs.model import ParsedLog, summary_series
 from budgetcore.replay.logs.reader import count_of, millis
-from budgetcore.replay.logs.tally import Tally, registry_name, sqlite
+from budgetcore.replay.logs.tally import SUMMED, Row, Tally, registry_name, sqlite
 
 __all__ = ["TOTALS_WHY", "claims_database", "read_goose_db"]
 
 TOTALS_WHY = "Goose records each session's token totals, not its requests"
-#: The columns read, in order. A database from before Goose's schema 6 (block/goose
-#: ``crates/goose/src/session/migrations.rs`` @865e4a03: version 6 adds
-#: ``provider_name`` and ``model_config_json``) has no model column. A public one, at
-#: schema 5, is read with the columns it lacks as NULL (its model unknown), as Goose's
-#: migrations leave them on an old row; naming them refused the whole database.
-_COLUMNS = (
-    "id",
-    "model_config_json",
-    "created_at",
+#: The count columns of a session row, in the query's order. A database from before
+#: Goose's schema 6 (block/goose ``crates/goose/src/session/migrations.rs`` @865e4a03:
+#: version 6 adds ``provider_name`` and ``model_config_json``) has no model column. A
+#: public one, at schema 5, is read with the columns it lacks as NULL (its model
+#: unknown), as Goose's migrations leave them on an old row; naming them refused the
+#: whole database.
+_COUNTS = (
     "accumulated_input_tokens",
     "accumulated_output_tokens",
     "accumulated_total_tokens",
+    "accumulated_cache_read_tokens",
+    "accumulated_cache_write_tokens",
     "input_tokens",
     "output_tokens",
     "total_tokens",
+    "cache_read_tokens",
+    "cache_write_tokens",
 )
+#: A ledger row's counts, in the query's order.
+_LEDGER_COUNTS = (
+    "input_tokens",
+    "output_tokens",
+    "total_tokens",
+    "cache_read_tokens",
+    "cache_write_tokens",
+)
+#: Goose's ``cost_source`` of the row that carries a session's spend from before the
+#: ledger forward (``record_usage_metrics``).
+_CARRIED = "carried_forward"
+
+_NO_TOKENS = "usage row (no tokens)"
+_IN_LEDGER = "session (totals in the usage ledger)"
+
+
+def _cost_sql(column: str, has: set[str]) -> str:
+    """A cost column as its storage class and SQLite's text of it (no float here)."""
+    if column not in has:
+        return "NULL, NULL"
+    return f"typeof({column}), CAST({column} AS TEXT)"
 
 
 def _query(has: set[str]) -> str:
-    picked = ", ".join(c if c in has or c == "id" else "NULL" for c in _COLUMNS)
-    return f"SELECT {picked} FROM sessions"
+    picked = ", ".join(c if c in has else "NULL" for c in ("model_config_json", "created_at"))
+    counts = ", ".join(c if c in has else "NULL" for c in _COUNTS)
+    return f"SELECT id, {picked}, {counts}, {_cost_sql('accumulated_cost', has)} FROM sessions"
+
+
+def _ledger_query(has: set[str]) -> str:
+    picked = ", ".join(
+        c if c in has else "NULL"
+        for c in ("created_timestamp", "model", *_LEDGER_COUNTS, "cost_source", "is_compaction")
+    )
+    # A session's rows together (grouped in one pass), each in the ledger's order.
+    order = "session_id, created_timestamp, id" if "created_timestamp" in has else "session_id, id"
+    return (
+        f"SELECT id, session_id, {picked}, {_cost_sql('cost', has)} FROM usage_ledger "
+        f"ORDER BY {order}"
+    )
 
 
 def claims_database(tables: frozenset[str]) -> bool:
@@ -60,6 +137,10 @@ def _model(raw: object) -> str | None:
     except ValueError:
         return None
     name = config.get("model_name") if isinstance(config, dict) else None
+    return _priced(name)
+
+
+def _priced(name: object) -> str | None:
     # A bare name the registry lacks: its maker's entry, where ccusage's loose match lands.
     return registry_name(name.strip()) if isinstance(name, str) and name.strip() else None
 
@@ -77,13 +158,49 @@ def _time(raw: object) -> int | None:
     return None
 
 
-def _first(*values: object) -> int:
-    """The first count above 0 (ccusage's order: accumulated, then current)."""
-    for v in values:
+def _first(*pairs: tuple[object, tuple[object, ...]]) -> tuple[int, tuple[int, ...]]:
+    """The first count above 0 and the counts that go with it (ccusage's order:
+    accumulated, then current; the cache counts of the input taken)."""
+    for v, beside in pairs:
         n = count_of(v) if v is not None else None
         if n:
-            return n
-    return 0
+            return n, tuple(count_of(b) or 0 for b in beside)
+    return 0, tuple(0 for _ in pairs[0][1])
+
+
+def _checked(
+    table: str, names: tuple[str, ...], values: tuple[object, ...], cost: tuple[object, object]
+) -> Decimal | Problem | None:
+    """A row's logged cost (:func:`_cost` of its class and text), or the Problem of its
+    first count that is not a whole number (never read as 0) or of its cost."""
+    for column, v in zip(names, values, strict=True):
+        if v is not None and count_of(v) is None:
+            return Problem.of(f"{table}.{column}", v, "log-line-count", high=bound_text(MAX_TOKENS))
+    return _cost(f"{table}.{'cost' if table == 'usage_ledger' else 'accumulated_cost'}", *cost)
+
+
+def _cost(where: str, kind: object, text: object) -> Decimal | Problem | None:
+    """A logged cost from its storage class and SQLite's text of it: None where NULL, a
+    Problem where it is no finite number of dollars, 0 or more (SQLite stores an
+    infinity; a REAL column keeps text that is no number as text)."""
+    if kind is None or kind == "null":
+        return None
+    value: Decimal | None = None
+    if kind in ("real", "integer") and isinstance(text, str):
+        try:
+            value = Decimal(text)
+        except InvalidOperation:
+            value = None
+    if value is None or not value.is_finite() or value < 0:
+        return Problem.of(where, text, "log-logged-cost")
+    return value
+
+
+def _split(fresh: int, read: int, write: int) -> int:
+    """The uncached input of a cache-inclusive one (the whole, where the cache counts
+    exceed it: it cannot hold them)."""
+    rest = fresh - read - write
+    return rest if rest >= 0 else fresh
 
 
 def read_goose_db(db: Any, name: str) -> tuple[ParsedLog, ...]:
@@ -101,6 +218,7 @@ def read_goose_db(db: Any, name: str) -> tuple[ParsedLog, ...]:
             tables = ", ".join(sorted(str(n[0]) for n in names)[:8])
             raise ScenarioError([Problem.coded("log", "log-unknown-database", tables=tables)])
         rows: list[Any] = db.execute(_query(has)).fetchall()
+        ledger = _ledger(db)
     except sqlite3.Error as exc:
         raise ScenarioError(
             [
@@ -116,50 +234,222 @@ def read_goose_db(db: Any, name: str) -> tuple[ParsedLog, ...]:
     except sqlite3.Error:
         counted = {}
     out = []
-    columns = _COLUMNS[3:]  # the six counts, in the query's order
-    for sid, config, created, a_in, a_out, a_total, c_in, c_out, c_total in rows:
-        shown = f"{name}#{sid}"
-        tally = Tally("goose")
-        tally.open(shown)
-        tally.record()
-        values = (a_in, a_out, a_total, c_in, c_out, c_total)
-        bad = next(
-            (
-                (c, v)
-                for c, v in zip(columns, values, strict=True)
-                if v is not None and count_of(v) is None
-            ),
-            None,
+    for sid, config, created, *values in rows:
+        calls = ledger.pop(sid, [])
+        out.append(
+            _session(
+                f"{name}#{sid}",
+                tuple(values),
+                config=config,
+                created=created,
+                calls=calls,
+                counted=counted,
+            )
         )
-        if bad is not None:  # a count that is not a whole number: never read as 0
-            tally.malformed(
-                1,
-                Problem.of(
-                    f"sessions.{bad[0]}",
-                    bad[1],
-                    "log-line-count",
-                    high=bound_text(MAX_TOKENS),
-                ),
+    for sid in sorted(ledger, key=str):  # ledger rows whose session row is gone
+        out.append(
+            _session(
+                f"{name}#{sid}", None, config=None, created=None, calls=ledger[sid], counted=counted
             )
-            out.append(tally.session(shown))
-            continue
-        fresh = _first(a_in, c_in)
-        output = _first(a_out, c_out)
-        total = _first(a_total, c_total) or fresh + output
-        reasoning = max(0, total - fresh - output)
-        if fresh or output or reasoning:
-            tally.total(
-                1,
-                why=TOTALS_WHY,
-                input=fresh,
-                output=output + reasoning,
-                reasoning=reasoning,
-                model=_model(config),
-                time=_time(created),
-            )
-        else:
-            tally.entry("session (no tokens)")
-        tally.records(int(counted.get(sid, 0)), "message (Goose keeps no usage per message)")
-        log = tally.session(shown)
-        out.append(log)
+        )
     return tuple(out)
+
+
+def _ledger(db: Any) -> dict[object, list[Any]]:
+    """Each session's ledger rows, in the ledger's order (none before schema 15)."""
+    has = {str(r[1]) for r in db.execute("PRAGMA table_info(usage_ledger)").fetchall()}
+    if "session_id" not in has:
+        return {}
+    rows = db.execute(_ledger_query(has)).fetchall()
+    return {sid: list(group) for sid, group in itertools.groupby(rows, itemgetter(1))}
+
+
+def _session(
+    shown: str,
+    values: tuple[object, ...] | None,
+    *,
+    config: object,
+    created: object,
+    calls: list[Any],
+    counted: dict[object, int],
+) -> ParsedLog:
+    """One session: its row's ``values`` (the counts of :data:`_COUNTS`, then its cost's
+    class and text; None: no row) and its ledger rows ``calls``."""
+    tally = Tally("goose")
+    tally.open(shown)
+    model = _model(config)
+    sums = [0] * 5  # the ledger's input, output, total, cache read, cache write
+    logged = _calls(tally, calls, model, sums, 2 if values is not None else 1)
+    if values is not None:
+        # A malformed ledger row leaves the ledger's sums unknown: no excess is billed
+        # (it would bill that row's tokens through the session row).
+        known = not tally.files[-1].malformed
+        tally.record()  # the session row, line 1
+        _row(
+            tally,
+            values,
+            model=model,
+            time=_time(created),
+            sums=sums if calls else None,
+            logged=logged,
+            known=known,
+        )
+    sid = shown.rsplit("#", 1)[1]
+    tally.records(
+        int(counted.get(sid, 0)),
+        "message (billed by the usage ledger)"
+        if calls
+        else "message (Goose keeps no usage per message)",
+    )
+    if tally.requests and all(series == SUMMED for _r, series, _n, _off in tally.requests):
+        # Nothing to replay (spend carried forward alone), as a totals-only session.
+        tally.totals_only = TOTALS_WHY
+    return tally.session(shown)
+
+
+def _counts(values: tuple[object, ...]) -> list[int] | Problem:
+    """A ledger row's counts (NULL is 0), or the Problem of the first that is not a
+    whole number (never read as 0)."""
+    out = []
+    for column, v in zip(_LEDGER_COUNTS, values, strict=True):
+        if v is None:
+            out.append(0)
+        elif type(v) is int and 0 <= v <= MAX_TOKENS:  # the common case, first
+            out.append(v)
+        else:
+            n = count_of(v)
+            if n is None:
+                return Problem.of(
+                    f"usage_ledger.{column}", v, "log-line-count", high=bound_text(MAX_TOKENS)
+                )
+            out.append(n)
+    return out
+
+
+def _calls(
+    tally: Tally, calls: list[Any], model: str | None, sums: list[int], start: int
+) -> Decimal:
+    """The ``usage_ledger`` rows of a session, from line ``start``: each a request, summed
+    usage, an entry, or malformed; their counts added to ``sums``; their logged costs'
+    sum. The conversation's calls are handed over a run at a time (``Tally.requests_of``:
+    a keyword call per call cost a microsecond), before anything that counts them."""
+    tally.files[-1].lines += len(calls)
+    file = tally.file
+    logged = Decimal(0)
+    pending: list[Row] = []
+    names: dict[object, str | None] = {}
+    for line, row in enumerate(calls, start):
+        _id, _sid, created, named, *values, source, compaction, kind, text = row
+        counted = _counts(tuple(values))
+        if isinstance(counted, Problem):
+            tally.malformed(line, counted)
+            continue
+        cost = None if kind is None or kind == "null" else _cost("usage_ledger.cost", kind, text)
+        if isinstance(cost, Problem):
+            tally.malformed(line, cost)
+            continue
+        if cost is not None:
+            logged += cost
+        fresh, output, total, read, write = counted
+        for k, n in enumerate(counted):
+            sums[k] += n
+        if not (fresh or output or total or read or write):
+            tally.entry(_NO_TOKENS)
+            continue
+        reasoning = total - fresh - output if total > fresh + output else 0
+        priced = names.get(named, _CARRIED)
+        if priced == _CARRIED:
+            priced = names[named] = _priced(named)
+        at = created * 1000 if type(created) is int and 0 <= created < 10**11 else _time(created)
+        call: Row = (
+            line,
+            _split(fresh, read, write),
+            read,
+            output + reasoning,
+            reasoning,
+            priced or model,
+            at,
+            None,
+            file,
+            write,
+            cost,
+        )
+        if source != _CARRIED and not (isinstance(compaction, int) and compaction):
+            pending.append(call)
+            continue
+        tally.requests_of("main", pending)
+        pending = []
+        if source == _CARRIED:
+            tally.billed_only(line, series=SUMMED, **_usage(call))
+        else:
+            tally.request(line, series=summary_series("main"), **_usage(call))
+            tally.compaction(line, series="main", time=at)
+    tally.requests_of("main", pending)
+    return logged
+
+
+def _usage(call: Row) -> dict[str, Any]:
+    """A :data:`Row`'s usage as ``Tally.request``'s keywords."""
+    _line, fresh, read, output, reasoning, model, at, _node, _file, write, cost = call
+    return {
+        "input": fresh,
+        "cache_read": read,
+        "cache_write": write,
+        "output": output,
+        "reasoning": reasoning,
+        "model": model,
+        "time": at,
+        "logged_cost": cost,
+    }
+
+
+def _row(
+    tally: Tally,
+    values: tuple[object, ...],
+    *,
+    model: str | None,
+    time: int | None,
+    sums: list[int] | None,
+    logged: Decimal,
+    known: bool = True,
+) -> None:
+    """The session's row (line 1): its totals (``sums`` None: no ledger row), or what
+    they hold beyond the ledger's ``sums`` (``logged``: the ledger's logged cost; not
+    ``known``: a ledger row was malformed, so nothing beyond is billed)."""
+    counts_ = values[:-2]
+    cost = _checked("sessions", _COUNTS, counts_, (values[-2], values[-1]))
+    if isinstance(cost, Problem):
+        tally.malformed(1, cost)
+        return
+    a_in, a_out, a_total, a_read, a_write, c_in, c_out, c_total, c_read, c_write = counts_
+    fresh, (read, write) = _first((a_in, (a_read, a_write)), (c_in, (c_read, c_write)))
+    output, _ = _first((a_out, ()), (c_out, ()))
+    total, _ = _first((a_total, ()), (c_total, ()))
+    if sums is not None and not known:
+        tally.entry(_IN_LEDGER)
+        return
+    if sums is not None:
+        # Goose's own totals are the larger of the row's and the ledger's, count by
+        # count: what the row holds beyond the ledger is spend no row records.
+        fresh, output, total, read, write = (
+            max(0, n - s) for n, s in zip((fresh, output, total, read, write), sums, strict=True)
+        )
+        cost = cost - logged if cost is not None and cost > logged else None
+    total = total or fresh + output
+    reasoning = max(0, total - fresh - output)
+    usage: dict[str, Any] = {
+        "input": _split(fresh, read, write),
+        "cache_read": read,
+        "cache_write": write,
+        "output": output + reasoning,
+        "reasoning": reasoning,
+        "model": model,
+        "time": time,
+        "logged_cost": cost,
+    }
+    if not (fresh or output or reasoning or read or write):
+        tally.entry("session (no tokens)" if sums is None else _IN_LEDGER)
+    elif sums is None:
+        tally.total(1, why=TOTALS_WHY, **usage)
+    else:
+        tally.billed_only(1, series=SUMMED, **usage)
