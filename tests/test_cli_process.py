@@ -167,11 +167,14 @@ REPORT_ARGS = ["report", "--fragment", "", "--generate", '{"turns": 200, "added"
 
 @pytest.mark.parametrize(
     ("signum", "after"),
-    [(signal.SIGINT, 1), (signal.SIGTERM, 4), (signal.SIGINT, 9), (signal.SIGINT, 16)],
+    [(signal.SIGINT, 1), (signal.SIGTERM, 4), (signal.SIGINT, 9), (signal.SIGINT, 15)],
 )
 def test_a_signal_while_report_draws_is_one_line(signum: int, after: int, tmp_path: Path) -> None:
     """Cause 14: Ctrl-C inside matplotlib became its internal error (2 of 36 tries) or
-    was lost and exited 0. Stopped after ``after`` charts, at different points."""
+    was lost and exited 0. Stopped after ``after`` charts, at different points, each
+    with a chart still to draw: the report writes 16, and a signal after the 16th
+    could land once the report had finished, on a process already exiting with its
+    whole output (seen once in a loaded whole-suite run: exit with no line)."""
     pytest.importorskip("matplotlib")
     out = tmp_path / "out"
     proc = subprocess.Popen(
