@@ -773,12 +773,38 @@ def test_a_folder_of_only_other_files_names_them_and_one_file_is_said_in_the_sin
     result = run_cli(["replay", "--log", str(folder), "--usage", "--format", "jsonl"])
     assert result.code == 0, result.err
     assert (
-        "not read as sessions: 1 file (first: notes.txt): no agent writes it as a session"
-        in result.err
+        "not read as sessions: 1 file: notes.txt "
+        "(no agent we read writes such a file as a session)" in result.err
     )
     (folder / "more.txt").write_text("x\n", "utf-8")
     result = run_cli(["replay", "--log", str(folder), "--usage", "--format", "jsonl"])
-    assert "not read as sessions: 2 files (first: more.txt): no agent writes them" in result.err
+    assert (
+        "not read as sessions: 2 files: more.txt and 1 more file "
+        "(no agent we read writes such a file as a session)" in result.err
+    )
+
+
+def test_a_folder_s_files_not_read_say_why_each_is_left(tmp_path: Path) -> None:
+    """The third held-out round: "not read as sessions: 3 files (first: ...): no agent
+    writes them as a session, or another file of the folder holds the same sessions"
+    said neither which nor why. Each reason is said once, after its first file: a
+    Kimi CLI context beside its wire, a compressed rollout beside its plain twin, a
+    note no agent writes."""
+    shutil.copytree(LOGS / "kimi" / "subagent" / "sessions", tmp_path / "kimi")
+    contexts = sorted(p.relative_to(tmp_path) for p in (tmp_path / "kimi").rglob("context.jsonl"))
+    assert contexts
+    shutil.copytree(LOGS / "codex-zst" / "both", tmp_path / "both")
+    (twin,) = sorted(p.relative_to(tmp_path) for p in (tmp_path / "both").rglob("*.zst"))
+    (tmp_path / "notes.txt").write_text("x\n", "utf-8")
+    result = run_cli(["replay", "--log", str(tmp_path), "--usage", "--format", "jsonl"])
+    assert result.code == 0, result.err
+    (line,) = [x for x in result.err.splitlines() if x.startswith("not read as sessions")]
+    more = len(contexts) - 1
+    kimi = f"{contexts[0].as_posix()}" + (f" and {more} more file" if more else "")
+    assert f"{kimi}{'s' if more > 1 else ''} (Kimi CLI's context for the model; the usage" in line
+    assert f"{twin.as_posix()} (a compressed copy of the Codex CLI rollout beside it" in line
+    assert "notes.txt (no agent we read writes such a file as a session)" in line
+    assert line.startswith(f"not read as sessions: {len(contexts) + 2} files: ")
 
 
 def test_the_sessions_no_reader_placed_are_the_last_group_by_agent(tmp_path: Path) -> None:

@@ -33,6 +33,7 @@ if TYPE_CHECKING:
     from collections.abc import Callable, Generator
 
     from budgetcore.core.scenario import Scenario
+    from budgetcore.replay.logs.folder import FolderPlan
     from budgetcore.replay.logs.session import SessionRun
 
 __all__ = [
@@ -450,7 +451,7 @@ def _log_runs_of(
     if not runs:
         raise ScenarioError([no_session(folder, root)])
     if folder.not_read:
-        print(not_read_note(folder.not_read), file=sys.stderr)
+        print(not_read_note(folder), file=sys.stderr)
     return billed_once_runs(some_read(runs)), True
 
 
@@ -492,18 +493,18 @@ def no_session(folder: Any, root: str) -> Problem:
     )
 
 
-def not_read_note(not_read: Sequence[str]) -> str:
-    """The stderr line naming a folder's files not read as sessions, its pronoun
-    agreeing with the count. Not only files no agent writes: the folder's plan also
-    leaves out a file whose sessions another holds (a Codex CLI ``.jsonl.zst`` beside
-    its ``.jsonl``, Copilot CLI's ``events.jsonl`` beside its session store), which
-    "not session logs" miscalled (the page's sentence says the same, the tenth walk)."""
-    n = len(not_read)
-    it = "it" if n == 1 else "them"
-    return (
-        f"not read as sessions: {counted(n, 'file')} (first: {not_read[0]}): no agent "
-        f"writes {it} as a session, or another file of the folder holds the same sessions"
-    )
+def not_read_note(folder: FolderPlan) -> str:
+    """The stderr line naming a folder's files not read as sessions, by why: each
+    reason once, after its first file and how many more (a Codex CLI ``.jsonl.zst``
+    beside its ``.jsonl``, Kimi CLI's contexts, a file no agent writes), so a user
+    learns what each file is, not only that it was left (the page says the same)."""
+    from budgetcore.messages import t  # noqa: PLC0415
+
+    said = []
+    for why, paths in folder.not_read_groups():
+        more = f" and {counted(len(paths) - 1, 'more file')}" if len(paths) > 1 else ""
+        said.append(f"{paths[0]}{more} ({t(why, 'en')})")
+    return f"not read as sessions: {counted(len(folder.not_read), 'file')}: " + "; ".join(said)
 
 
 def _paused_run(name: str, log: Any, **settings: Any) -> Any:

@@ -451,6 +451,32 @@ MESSAGES: dict[str, tuple[str, str]] = {
     # Not only files no agent writes: the folder's plan also leaves out a file whose
     # sessions another file holds (a Codex CLI .jsonl.zst beside its .jsonl, Copilot
     # CLI's events.jsonl beside its session store), which "not session logs" miscalled.
+    # Why a folder's file is not read as a session (layouts.Claim.why), said after the
+    # file (FolderPlan.not_read_groups): the CLI's note and the page's.
+    "replay.not-read.unknown": (
+        "no agent we read writes such a file as a session",
+        "我们读取的代理都不把这种文件写成会话",
+    ),
+    "replay.not-read.codex-twin": (
+        "a compressed copy of the Codex CLI rollout beside it, which is read instead",
+        "旁边 Codex CLI 会话记录的压缩副本,改为读取那个文件",
+    ),
+    "replay.not-read.kimi-context": (
+        "Kimi CLI's context for the model; the usage is in the wire.jsonl beside it",
+        "Kimi CLI 给模型的上下文;用量在旁边的 wire.jsonl 中",
+    ),
+    "replay.not-read.copilot-events": (
+        "Copilot CLI's session totals, whose requests the session store beside them holds",
+        "Copilot CLI 的会话合计,其请求已在旁边的会话库(session-store.db)中",
+    ),
+    "replay.not-read.copilot-otel": (
+        "Copilot CLI usage that the OpenTelemetry export beside it holds again, which is read",
+        "Copilot CLI 的用量,旁边的 OpenTelemetry 导出中又记录了一遍,改为读取该导出",
+    ),
+    "replay.not-read.claude-journal": (
+        "a Claude Code workflow's journal, which holds no request",
+        "Claude Code 工作流的日志,其中没有请求",
+    ),
     "replay.logs.not-read": (
         "Files of the import not read as sessions: {n} (first: {first}): no agent writes "
         "them as a session, or another file of the import holds the same sessions.",

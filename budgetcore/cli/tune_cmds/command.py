@@ -230,7 +230,7 @@ def _tasks(args: argparse.Namespace, fmt: str | None, read: Any = None) -> list[
         if not folder.sessions:
             raise ScenarioError([no_session(folder, path)])
         if folder.not_read:
-            print(not_read_note(folder.not_read), file=sys.stderr)
+            print(not_read_note(folder), file=sys.stderr)
         for session in folder.sessions:
             files = tuple(os.path.join(path, *p.split("/")) for p in session.files)
             name = _shown(session.name)  # on one line, as replay names it

@@ -69,6 +69,17 @@ class FolderPlan:
     #: ``<db>-shm``, its index): SQLite reads them with the database where it opens the
     #: file (the CLI); a database read from its bytes (the page) reads neither.
     beside_databases: tuple[str, ...] = ()
+    #: Why each file of ``not_read`` is not read, in its order: a catalogue key
+    #: (``replay.not-read.*``; ``replay.not-read.unknown`` for a file no agent places).
+    why_not_read: tuple[str, ...] = ()
+
+    def not_read_groups(self) -> tuple[tuple[str, tuple[str, ...]], ...]:
+        """The files not read by why, each reason once with its files (sorted), in the
+        order of each reason's first file: what the CLI and the page say of them."""
+        groups: dict[str, list[str]] = {}
+        for path, why in zip(self.not_read, self.why_not_read, strict=True):
+            groups.setdefault(why, []).append(path)
+        return tuple((why, tuple(paths)) for why, paths in groups.items())
 
 
 def subagents_of(session: str, paths: Sequence[str]) -> tuple[str, ...]:
@@ -105,14 +116,14 @@ def plan_folder(paths: Sequence[str]) -> FolderPlan:
     remaining = sorted(paths)
     present = frozenset(paths)
     sessions: list[SessionFiles] = []
-    not_read: list[str] = []
+    not_read: list[tuple[str, str]] = []
     for agent in AGENTS:
         if agent.plan is None:
             continue
         claim = agent.plan(remaining, present)
         taken = {f for s in claim.sessions for f in s.files} | set(claim.not_read)
         sessions += claim.sessions
-        not_read += claim.not_read
+        not_read += [(p, claim.why or _UNKNOWN) for p in claim.not_read]
         remaining = [p for p in remaining if p not in taken]
     beside: list[str] = []
     read = {f for s in sessions for f in s.files}
@@ -122,9 +133,19 @@ def plan_folder(paths: Sequence[str]) -> FolderPlan:
         elif p.endswith(("-wal", "-shm")) and p[:-4] in read:
             beside.append(p)
         else:
-            not_read.append(p)
+            not_read.append((p, _UNKNOWN))
     sessions.sort(key=lambda s: s.name)
-    return FolderPlan(tuple(sessions), tuple(sorted(not_read)), tuple(sorted(beside)))
+    unread = sorted(not_read)
+    return FolderPlan(
+        tuple(sessions),
+        tuple(p for p, _ in unread),
+        tuple(sorted(beside)),
+        tuple(why for _, why in unread),
+    )
+
+
+#: Why a file no agent's layout places is not read.
+_UNKNOWN = "replay.not-read.unknown"
 
 
 #: Compiled by ``re`` when files are first picked one by one, not at every start-up.

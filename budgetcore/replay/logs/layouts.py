@@ -53,6 +53,9 @@ class Claim:
 
     sessions: tuple[SessionFiles, ...] = ()
     not_read: tuple[str, ...] = ()
+    #: Why its files are not read: a catalogue key (``replay.not-read.*``), said beside
+    #: them, so a user learns what each file is rather than that no agent writes it.
+    why: str = ""
 
 
 #: An agent's planner: (the paths no agent before it claimed, sorted; every path of the
@@ -67,7 +70,7 @@ def _grouped(owned: dict[str, list[str]]) -> tuple[SessionFiles, ...]:
 def plan_codex(paths: Sequence[str], present: frozenset[str]) -> Claim:
     """A compressed rollout beside its plain twin: the plain one is read."""
     twins = tuple(p for p in paths if p.endswith(".jsonl.zst") and p[:-4] in present)
-    return Claim((), twins)
+    return Claim((), twins, "replay.not-read.codex-twin")
 
 
 def plan_kimi(paths: Sequence[str], present: frozenset[str]) -> Claim:
@@ -111,7 +114,7 @@ def plan_kimi(paths: Sequence[str], present: frozenset[str]) -> Claim:
             context.append(p)
     for main in list(owned):
         owned[main] = [f for f in owned[main] if f != main]
-    return Claim(_grouped(owned), tuple(context))
+    return Claim(_grouped(owned), tuple(context), "replay.not-read.kimi-context")
 
 
 def plan_gemini(paths: Sequence[str], present: frozenset[str]) -> Claim:
@@ -152,8 +155,10 @@ def plan_copilot(paths: Sequence[str], present: frozenset[str]) -> Claim:
     if any(p.endswith(".jsonl") and p.split("/")[-2:-1] == ["otel"] for p in paths):
         # The OpenTelemetry export holds the same requests again, and it is what ccusage
         # reads: it is read, the store and the totals are not.
-        return Claim((), (*stores, *events))
-    return Claim(tuple(SessionFiles(p, (p,)) for p in stores), events)
+        return Claim((), (*stores, *events), "replay.not-read.copilot-otel")
+    return Claim(
+        tuple(SessionFiles(p, (p,)) for p in stores), events, "replay.not-read.copilot-events"
+    )
 
 
 def plan_opencode(paths: Sequence[str], present: frozenset[str]) -> Claim:
@@ -261,4 +266,4 @@ def plan_claude(paths: Sequence[str], present: frozenset[str]) -> Claim:
             owned.setdefault(owner, []).append(p)
         elif p.rsplit("/", 1)[-1] == "journal.jsonl" and "subagents" in p.split("/"):
             journals.append(p)
-    return Claim(_grouped(owned), tuple(journals))
+    return Claim(_grouped(owned), tuple(journals), "replay.not-read.claude-journal")
