@@ -721,8 +721,11 @@ def test_a_session_with_subagent_files_and_an_unreadable_one() -> None:
     assert first.log is not None
     assert len(first.log.files) == 3
     assert state.replay.log_not_read == (
-        "projects/-home-user-proj/55555555-5555-4555-8555-555555555555/subagents/"
-        "agent-a7e3c1d2b4f5a6b7.meta.json",
+        (
+            "projects/-home-user-proj/55555555-5555-4555-8555-555555555555/subagents/"
+            "agent-a7e3c1d2b4f5a6b7.meta.json",
+            "replay.not-read.claude-meta",
+        ),
     )
     bad = _screen(reduce(state, ReplayLogChosen(1))).html["replay-log"]
     assert "cannot be replayed" in bad

@@ -368,7 +368,7 @@ def test_a_folder_of_no_agent_s_files_is_no_session_of_each(lang: str) -> None:
     )
     state = _imported(_log_source(lang), files)
     assert state.replay.logs == ()
-    assert state.replay.log_not_read == tuple(n for n, _ in files)
+    assert state.replay.log_not_read == tuple((n, "replay.not-read.unknown") for n, _ in files)
     screen = render_replay(state).html["replay-log"]
     assert "data-sessions" not in screen
     said = t("replay.logs.no-session", lang, folder="stuff", n="4", first="stuff/README.md")

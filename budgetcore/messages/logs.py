@@ -473,14 +473,28 @@ MESSAGES: dict[str, tuple[str, str]] = {
         "Copilot CLI usage that the OpenTelemetry export beside it holds again, which is read",
         "Copilot CLI 的用量,旁边的 OpenTelemetry 导出中又记录了一遍,改为读取该导出",
     ),
+    "replay.not-read.sqlite-beside": (
+        "SQLite's own file beside a database, which the page reads from its bytes alone",
+        "数据库旁边 SQLite 自己的文件,页面只从数据库自身的字节读取",
+    ),
+    "replay.not-read.claude-meta": (
+        "Claude Code's note of what a subagent ran (its type and description), beside "
+        "its file, which is read",
+        "Claude Code 对子代理运行内容的说明(类型与描述),其旁边的文件会被读取",
+    ),
     "replay.not-read.claude-journal": (
         "a Claude Code workflow's journal, which holds no request",
         "Claude Code 工作流的日志,其中没有请求",
     ),
     "replay.logs.not-read": (
-        "Files of the import not read as sessions: {n} (first: {first}): no agent writes "
-        "them as a session, or another file of the import holds the same sessions.",
-        "导入中有 {n} 个文件未作为会话读取(第一个:{first}):没有代理把它们写成会话,"
-        "或同样的会话已由导入中的另一个文件读取。",
+        "Files of the import not read as sessions: {n}: {groups}.",
+        "导入中有 {n} 个文件未作为会话读取:{groups}。",
     ),
+    # One reason of replay.logs.not-read's {groups}: its first file, how many more.
+    "replay.logs.not-read-group": ("{first} ({why})", "{first}({why})"),
+    "replay.logs.not-read-group-more": (
+        "{first} and {more} more ({why})",
+        "{first} 等另外 {more} 个文件({why})",
+    ),
+    "replay.logs.not-read-sep": ("; ", ";"),
 }

@@ -29,14 +29,14 @@ table of agents (``Agent.plan``) and asked in its order; the layouts:
   session per folder.
 
 Any other ``.jsonl`` file is a session of its own (its agent is read from its lines);
-files of other kinds (``.meta.json`` sidecars, ``journal.jsonl`` aside) are listed as
-not read, never silently passed over.
+files of other kinds (a Claude Code subagent's ``.meta.json``, ``journal.jsonl`` aside)
+are listed as not read, each with why, never silently passed over.
 """
 
 from __future__ import annotations
 
 import re
-from collections.abc import Mapping, Sequence
+from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass
 
 from budgetcore.replay.logs.layouts import SessionFiles, subagent_owner
@@ -45,6 +45,7 @@ __all__ = [
     "MAX_FOLDER_FILES",
     "FolderPlan",
     "SessionFiles",
+    "by_why",
     "picked_subagents",
     "plan_folder",
     "session_folder",
@@ -74,12 +75,17 @@ class FolderPlan:
     why_not_read: tuple[str, ...] = ()
 
     def not_read_groups(self) -> tuple[tuple[str, tuple[str, ...]], ...]:
-        """The files not read by why, each reason once with its files (sorted), in the
-        order of each reason's first file: what the CLI and the page say of them."""
-        groups: dict[str, list[str]] = {}
-        for path, why in zip(self.not_read, self.why_not_read, strict=True):
-            groups.setdefault(why, []).append(path)
-        return tuple((why, tuple(paths)) for why, paths in groups.items())
+        """The files not read by why (:func:`by_why`)."""
+        return by_why(zip(self.not_read, self.why_not_read, strict=True))
+
+
+def by_why(files: Iterable[tuple[str, str]]) -> tuple[tuple[str, tuple[str, ...]], ...]:
+    """Files not read, (path, why), grouped: each reason once with its files, in the
+    order of each reason's first file: what the CLI's note and the page say of them."""
+    groups: dict[str, list[str]] = {}
+    for path, why in files:
+        groups.setdefault(why, []).append(path)
+    return tuple((why, tuple(paths)) for why, paths in groups.items())
 
 
 def subagents_of(session: str, paths: Sequence[str]) -> tuple[str, ...]:
@@ -121,9 +127,9 @@ def plan_folder(paths: Sequence[str]) -> FolderPlan:
         if agent.plan is None:
             continue
         claim = agent.plan(remaining, present)
-        taken = {f for s in claim.sessions for f in s.files} | set(claim.not_read)
+        taken = {f for s in claim.sessions for f in s.files} | {p for p, _ in claim.not_read}
         sessions += claim.sessions
-        not_read += [(p, claim.why or _UNKNOWN) for p in claim.not_read]
+        not_read += claim.not_read
         remaining = [p for p in remaining if p not in taken]
     beside: list[str] = []
     read = {f for s in sessions for f in s.files}

@@ -52,10 +52,14 @@ class Claim:
     and does not read (every path in either is claimed)."""
 
     sessions: tuple[SessionFiles, ...] = ()
-    not_read: tuple[str, ...] = ()
-    #: Why its files are not read: a catalogue key (``replay.not-read.*``), said beside
-    #: them, so a user learns what each file is rather than that no agent writes it.
-    why: str = ""
+    #: Each file it knows and does not read, with why: a catalogue key
+    #: (``replay.not-read.*``), said beside it, so a user learns what the file is rather
+    #: than that no agent writes it.
+    not_read: tuple[tuple[str, str], ...] = ()
+
+
+def _why(paths: Sequence[str], why: str) -> tuple[tuple[str, str], ...]:
+    return tuple((p, why) for p in paths)
 
 
 #: An agent's planner: (the paths no agent before it claimed, sorted; every path of the
@@ -70,7 +74,7 @@ def _grouped(owned: dict[str, list[str]]) -> tuple[SessionFiles, ...]:
 def plan_codex(paths: Sequence[str], present: frozenset[str]) -> Claim:
     """A compressed rollout beside its plain twin: the plain one is read."""
     twins = tuple(p for p in paths if p.endswith(".jsonl.zst") and p[:-4] in present)
-    return Claim((), twins, "replay.not-read.codex-twin")
+    return Claim((), _why(twins, "replay.not-read.codex-twin"))
 
 
 def plan_kimi(paths: Sequence[str], present: frozenset[str]) -> Claim:
@@ -114,7 +118,7 @@ def plan_kimi(paths: Sequence[str], present: frozenset[str]) -> Claim:
             context.append(p)
     for main in list(owned):
         owned[main] = [f for f in owned[main] if f != main]
-    return Claim(_grouped(owned), tuple(context), "replay.not-read.kimi-context")
+    return Claim(_grouped(owned), _why(context, "replay.not-read.kimi-context"))
 
 
 def plan_gemini(paths: Sequence[str], present: frozenset[str]) -> Claim:
@@ -155,9 +159,10 @@ def plan_copilot(paths: Sequence[str], present: frozenset[str]) -> Claim:
     if any(p.endswith(".jsonl") and p.split("/")[-2:-1] == ["otel"] for p in paths):
         # The OpenTelemetry export holds the same requests again, and it is what ccusage
         # reads: it is read, the store and the totals are not.
-        return Claim((), (*stores, *events), "replay.not-read.copilot-otel")
+        return Claim((), _why((*stores, *events), "replay.not-read.copilot-otel"))
     return Claim(
-        tuple(SessionFiles(p, (p,)) for p in stores), events, "replay.not-read.copilot-events"
+        tuple(SessionFiles(p, (p,)) for p in stores),
+        _why(events, "replay.not-read.copilot-events"),
     )
 
 
@@ -255,15 +260,23 @@ def plan_cline(paths: Sequence[str], present: frozenset[str]) -> Claim:
 
 def plan_claude(paths: Sequence[str], present: frozenset[str]) -> Claim:
     """``<project>/<session>.jsonl`` with its ``<session>/subagents/**/agent-*.jsonl``;
-    a workflow's ``journal.jsonl`` under ``subagents/`` holds no requests: not read."""
+    a workflow's ``journal.jsonl`` under ``subagents/`` holds no requests, and a
+    subagent's ``agent-*.meta.json`` beside its file says what ran (its type and
+    description: ``{"agentType", "description", "toolUseId"}``, Claude Code 2.1): not
+    read, each said as what it is."""
     owned: dict[str, list[str]] = {}
-    journals: list[str] = []
+    unread: list[tuple[str, str]] = []
     for p in paths:
+        if p.endswith(".meta.json"):
+            run = p.removesuffix(".meta.json") + ".jsonl"
+            if run in present and subagent_owner(run) is not None:
+                unread.append((p, "replay.not-read.claude-meta"))
+            continue
         if not p.endswith(".jsonl"):
             continue
         owner = subagent_owner(p)
         if owner is not None and owner in present:
             owned.setdefault(owner, []).append(p)
         elif p.rsplit("/", 1)[-1] == "journal.jsonl" and "subagents" in p.split("/"):
-            journals.append(p)
-    return Claim(_grouped(owned), tuple(journals), "replay.not-read.claude-journal")
+            unread.append((p, "replay.not-read.claude-journal"))
+    return Claim(_grouped(owned), tuple(unread))

@@ -221,11 +221,29 @@ def _agents_table(panel: ReplayPanel, lang: str) -> Markup | None:
     )
 
 
+def _not_read_groups(files: tuple[tuple[str, str], ...], lang: str) -> str:
+    """The files not read by why (each reason once, after its first file and how many
+    more), as the CLI's note says them (cli.replay_cmds.not_read_note)."""
+    from budgetcore.replay.logs.folder import by_why  # noqa: PLC0415
+
+    said = []
+    for why, paths in by_why(files):
+        reason = t(why, lang)
+        if len(paths) == 1:
+            said.append(t("replay.logs.not-read-group", lang, first=paths[0], why=reason))
+        else:
+            more = format_int(len(paths) - 1)
+            said.append(
+                t("replay.logs.not-read-group-more", lang, first=paths[0], more=more, why=reason)
+            )
+    return t("replay.logs.not-read-sep", lang).join(said)
+
+
 def _nothing_read(panel: ReplayPanel, lang: str) -> Markup:
     """An import without a session: none picked yet, or a folder with nothing to read
     in it (empty, or only files no agent writes), said as the CLI refuses it."""
     if panel.log_not_read:
-        first = panel.log_not_read[0]
+        first = panel.log_not_read[0][0]
         said = t(
             "replay.logs.no-session",
             lang,
@@ -536,7 +554,7 @@ def logs_html(
                     "replay.logs.not-read",
                     lang,
                     n=format_int(len(panel.log_not_read)),
-                    first=panel.log_not_read[0],
+                    groups=_not_read_groups(panel.log_not_read, lang),
                 ),
             )
         )

@@ -151,7 +151,9 @@ class ReplayPanel:
     pasted: Source = Source()
     logs: tuple[LoadedLog, ...] = ()  # one per session of the import
     log_index: int = 0  # the session the charts replay
-    log_not_read: tuple[str, ...] = ()  # files of the import that are not logs
+    # Files of the import not read as sessions, each with why (a catalogue key,
+    # replay.not-read.*: FolderPlan.why_not_read, and SQLite's files beside a database).
+    log_not_read: tuple[tuple[str, str], ...] = ()
     log_model: bool = True  # the switch: the scenario takes the log's main model
     # I and O texts and the main picker before the switch took over (given back after).
     saved_model: tuple[str, str, PickerState] | None = None
@@ -299,7 +301,7 @@ T = TypeVar("T")
 #: An import in steps: it yields the bytes read so far after each of the readers'
 #: steps, and returns what it read: the sessions, and the files that are not logs.
 ImportSteps = Generator[int, None, T]
-Imported = tuple[tuple["LoadedLog", ...], tuple[str, ...]]
+Imported = tuple[tuple["LoadedLog", ...], tuple[tuple[str, str], ...]]
 
 
 def _load_all(
@@ -449,8 +451,11 @@ def import_steps(
         for n in folder.beside_databases
         if n.endswith("-wal") and len(by_name[planned[n]]) > _WAL_HEADER_BYTES
     )
+    why = dict(zip(folder.not_read, folder.why_not_read, strict=True))
     unread = sorted(set(folder.not_read + folder.beside_databases).difference(logged))
-    not_read = tuple(planned[n] for n in unread if folder.sessions or picked_folder)
+    not_read = tuple(
+        (planned[n], why.get(n, _BESIDE)) for n in unread if folder.sessions or picked_folder
+    )
     from budgetcore.replay.logs.session import billed_once  # noqa: PLC0415
 
     loaded: list[LoadedLog] = []
@@ -463,11 +468,14 @@ def import_steps(
     for n in logged:
         unread_log = _log_not_read(planned[n], loaded)
         if unread_log is None:  # no session of its database read: nothing to say short
-            not_read = tuple(sorted((*not_read, planned[n])))
+            not_read = tuple(sorted((*not_read, (planned[n], _BESIDE))))
         else:
             loaded.append(unread_log)
     return tuple(billed_once(loaded)), not_read
 
+
+#: Why SQLite's own file beside a database is not read on the page.
+_BESIDE = "replay.not-read.sqlite-beside"
 
 #: A write-ahead log's header; its frames follow (sqlite.org/fileformat2.html, "WAL File
 #: Format"): a log of its header alone holds no row.
