@@ -797,17 +797,22 @@ def test_a_folder_s_files_not_read_say_why_each_is_left(tmp_path: Path) -> None:
     (twin,) = sorted(p.relative_to(tmp_path) for p in (tmp_path / "both").rglob("*.zst"))
     shutil.copytree(LOGS / "claude" / "05-subagents-dir-2.1" / "projects", tmp_path / "claude")
     (meta,) = sorted(p.relative_to(tmp_path) for p in (tmp_path / "claude").rglob("*.meta.json"))
+    shutil.copytree(LOGS / "gemini" / "json" / "tmp", tmp_path / "gemini")
+    (chats,) = (tmp_path / "gemini").glob("*/chats")
+    (chats.parent / "logs.json").write_text('[{"type": "user", "message": "x"}]', "utf-8")
+    prompts = (chats.parent / "logs.json").relative_to(tmp_path).as_posix()
     (tmp_path / "notes.txt").write_text("x\n", "utf-8")
     result = run_cli(["replay", "--log", str(tmp_path), "--usage", "--format", "jsonl"])
     assert result.code == 0, result.err
     (line,) = [x for x in result.err.splitlines() if x.startswith("not read as sessions")]
     assert f"{meta.as_posix()} (Claude Code's note of what a subagent ran" in line
+    assert f"{prompts} (Gemini CLI's record of the prompts typed in a project" in line
     more = len(contexts) - 1
     kimi = f"{contexts[0].as_posix()}" + (f" and {more} more file" if more else "")
     assert f"{kimi}{'s' if more > 1 else ''} (Kimi CLI's context for the model; the usage" in line
     assert f"{twin.as_posix()} (a compressed copy of the Codex CLI rollout beside it" in line
     assert "notes.txt (no agent we read writes such a file as a session)" in line
-    assert line.startswith(f"not read as sessions: {len(contexts) + 3} files: ")
+    assert line.startswith(f"not read as sessions: {len(contexts) + 4} files: ")
 
 
 def test_the_sessions_no_reader_placed_are_the_last_group_by_agent(tmp_path: Path) -> None:

@@ -482,6 +482,10 @@ MESSAGES: dict[str, tuple[str, str]] = {
         "its file, which is read",
         "Claude Code 对子代理运行内容的说明(类型与描述),其旁边的文件会被读取",
     ),
+    "replay.not-read.gemini-logs": (
+        "Gemini CLI's record of the prompts typed in a project, which holds no usage",
+        "Gemini CLI 记录项目中所输入提示的文件,其中没有用量",
+    ),
     "replay.not-read.claude-journal": (
         "a Claude Code workflow's journal, which holds no request",
         "Claude Code 工作流的日志,其中没有请求",

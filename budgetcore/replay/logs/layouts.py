@@ -58,6 +58,12 @@ class Claim:
     not_read: tuple[tuple[str, str], ...] = ()
 
 
+def _split(path: str) -> tuple[str, str]:
+    """A path's folder and name."""
+    folder, _, name = path.rpartition("/")
+    return folder, name
+
+
 def _why(paths: Sequence[str], why: str) -> tuple[tuple[str, str], ...]:
     return tuple((p, why) for p in paths)
 
@@ -143,7 +149,11 @@ def plan_gemini(paths: Sequence[str], present: frozenset[str]) -> Claim:
             owner = by_prefix.get(("/".join(parts[:-2]), parts[-2][:8]))
             if owner is not None and p.endswith(".jsonl"):
                 sessions[owner].append(p)
-    return Claim(_grouped(sessions))
+    # A project's logs.json beside its chats (tmp/<project>/logs.json): the prompts the
+    # user typed, for the input's history, with no usage in them.
+    projects = {chats.rpartition("/")[0] for chats, _ in by_prefix if chats.endswith("chats")}
+    logs = [p for p in paths if _split(p) in {(d, "logs.json") for d in projects}]
+    return Claim(_grouped(sessions), _why(logs, "replay.not-read.gemini-logs"))
 
 
 def plan_copilot(paths: Sequence[str], present: frozenset[str]) -> Claim:
