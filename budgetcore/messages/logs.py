@@ -491,14 +491,13 @@ MESSAGES: dict[str, tuple[str, str]] = {
         "Claude Code 工作流的日志,其中没有请求",
     ),
     "replay.logs.not-read": (
-        "Files of the import not read as sessions: {n}: {groups}.",
-        "导入中有 {n} 个文件未作为会话读取:{groups}。",
+        "Files of the import not read as sessions: {n}, by why:",
+        "导入中有 {n} 个文件未作为会话读取,原因如下:",
     ),
-    # One reason of replay.logs.not-read's {groups}: its first file, how many more.
+    # One reason under replay.logs.not-read: its first file, how many more, why.
     "replay.logs.not-read-group": ("{first} ({why})", "{first}({why})"),
     "replay.logs.not-read-group-more": (
         "{first} and {more} more ({why})",
         "{first} 等另外 {more} 个文件({why})",
     ),
-    "replay.logs.not-read-sep": ("; ", ";"),
 }

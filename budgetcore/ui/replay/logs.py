@@ -221,22 +221,26 @@ def _agents_table(panel: ReplayPanel, lang: str) -> Markup | None:
     )
 
 
-def _not_read_groups(files: tuple[tuple[str, str], ...], lang: str) -> str:
-    """The files not read by why (each reason once, after its first file and how many
-    more), as the CLI's note says them (cli.replay_cmds.not_read_note)."""
+def _not_read(files: tuple[tuple[str, str], ...], lang: str) -> Markup:
+    """The files not read, by why: each reason once, after its first file and how many
+    more, one to a line, as the CLI's note says them (cli.replay_cmds.not_read_note)."""
     from budgetcore.replay.logs.folder import by_why  # noqa: PLC0415
 
-    said = []
+    items = []
     for why, paths in by_why(files):
         reason = t(why, lang)
         if len(paths) == 1:
-            said.append(t("replay.logs.not-read-group", lang, first=paths[0], why=reason))
+            said = t("replay.logs.not-read-group", lang, first=paths[0], why=reason)
         else:
             more = format_int(len(paths) - 1)
-            said.append(
-                t("replay.logs.not-read-group-more", lang, first=paths[0], more=more, why=reason)
-            )
-    return t("replay.logs.not-read-sep", lang).join(said)
+            said = t("replay.logs.not-read-group-more", lang, first=paths[0], more=more, why=reason)
+        items.append(el("li", None, said))
+    return el(
+        "div",
+        {"class": "note-small", "data-not-read": len(files)},
+        el("p", None, t("replay.logs.not-read", lang, n=format_int(len(files)))),
+        el("ul", {"class": "not-read"}, *items),
+    )
 
 
 def _nothing_read(panel: ReplayPanel, lang: str) -> Markup:
@@ -546,18 +550,7 @@ def logs_html(
     if len(panel.logs) > 1:
         parts.append(_sessions_table(panel, lang))
     if panel.log_not_read:
-        parts.append(
-            el(
-                "p",
-                {"class": "note-small", "data-not-read": len(panel.log_not_read)},
-                t(
-                    "replay.logs.not-read",
-                    lang,
-                    n=format_int(len(panel.log_not_read)),
-                    groups=_not_read_groups(panel.log_not_read, lang),
-                ),
-            )
-        )
+        parts.append(_not_read(panel.log_not_read, lang))
     item = panel.chosen
     assert item is not None
     if item.log is None:
