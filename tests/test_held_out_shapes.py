@@ -607,7 +607,8 @@ def test_a_wal_database_is_read_by_the_cli_without_writing_beside_it(tmp_path: P
                 next(steps)
         except StopIteration as done:
             logs, not_read = done.value
-        assert not_read == ("opencode/opencode.db-shm",)
+        beside = "replay.not-read.sqlite-beside"
+        assert not_read == (("opencode/opencode.db-shm", beside),)
         (log,) = [x for x in logs if x.name == "opencode/opencode.db-wal"]
         assert (log.agent, log.costs_nothing, log.log) == ("opencode", False, None)
         (problem,) = log.error
@@ -623,7 +624,10 @@ def test_a_wal_database_is_read_by_the_cli_without_writing_beside_it(tmp_path: P
                 next(steps)
         except StopIteration as done:
             logs, not_read = done.value
-        assert not_read == ("opencode/opencode.db-shm", "opencode/opencode.db-wal")
+        assert not_read == (
+            ("opencode/opencode.db-shm", beside),
+            ("opencode/opencode.db-wal", beside),
+        )
         assert folder_usage(logs).cost is not None
     finally:
         writer.close()
