@@ -790,6 +790,19 @@ def test_a_file_named_as_an_agent_s_that_is_not_json_names_the_agent() -> None:
     )
 
 
+@pytest.mark.parametrize("ending", [".json", ".jsonl"])
+def test_a_gemini_chat_cut_short_names_the_layout_of_its_own_ending(ending: str) -> None:
+    """The twelfth walk: a Gemini CLI `.json` chat (as Gemini wrote them before 0.39),
+    cut short in a mixed folder, said it "is named as Gemini CLI names its session files
+    (tmp/<project>/chats/session-*.jsonl)": a layout its own name does not have."""
+    path = f"tmp/{'0f' * 32}/chats/session-2025-11-24T12-10-44444444{ending}"
+    with pytest.raises(ScenarioError) as caught:
+        read_sessions([(path, io.BytesIO(b'{\n  "sessionId": "4444",\n  "messages": [\n'))])
+    said = str(caught.value)
+    assert said.startswith("log is named as Gemini CLI names its session files (")
+    assert f"(tmp/<project>/chats/session-*{ending})" in said
+
+
 def test_a_copilot_model_s_1m_context_suffix_is_priced_as_the_model() -> None:
     """Copilot CLI names the 1M-context variant "claude-opus-4.6-1m" (a 1.0.2 shutdown
     a third party's tests quote from real files, held out in round 10b): no registry
