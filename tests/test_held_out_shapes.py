@@ -799,6 +799,19 @@ def test_a_file_named_as_an_agent_s_that_is_not_json_names_the_agent() -> None:
     )
 
 
+@pytest.mark.parametrize("ending", [".json", ".jsonl"])
+def test_a_gemini_chat_cut_short_names_the_layout_of_its_own_ending(ending: str) -> None:
+    """The twelfth walk: a Gemini CLI `.json` chat (as Gemini wrote them before 0.39),
+    cut short in a mixed folder, said it "is named as Gemini CLI names its session files
+    (tmp/<project>/chats/session-*.jsonl)": a layout its own name does not have."""
+    path = f"tmp/{'0f' * 32}/chats/session-2025-11-24T12-10-44444444{ending}"
+    with pytest.raises(ScenarioError) as caught:
+        read_sessions([(path, io.BytesIO(b'{\n  "sessionId": "4444",\n  "messages": [\n'))])
+    said = str(caught.value)
+    assert said.startswith("log is named as Gemini CLI names its session files (")
+    assert f"(tmp/<project>/chats/session-*{ending})" in said
+
+
 def test_a_copilot_model_s_1m_context_suffix_is_priced_as_the_model() -> None:
     """Copilot CLI names the 1M-context variant "claude-opus-4.6-1m" (a 1.0.2 shutdown
     a third party's tests quote from real files, held out in round 10b): no registry
@@ -1046,3 +1059,36 @@ def test_a_pi_file_without_its_header_is_read_as_pi_by_its_usage() -> None:
     assert len(log.main.requests) == 2
     run = run_session(log.name, log, scenario=None, options=None, replay_it=False)
     assert run.measured.cost == run.measured.logged_cost == Decimal("0.012075")
+
+
+@pytest.mark.parametrize(
+    ("name", "head"),
+    [
+        # A write-ahead log's header (its magic, its version 3007000) and a frame's start.
+        ("opencode.db-wal", bytes.fromhex("377f0682002de218") + b"\x00" * 40),
+        ("sessions.db-shm", b"\x18\xe2\x2d\x00" + b"\x00" * 60),
+    ],
+)
+def test_a_databases_sidecar_given_alone_names_its_database_and_agent(
+    name: str, head: bytes
+) -> None:
+    """The twelfth walk: an opencode.db-wal picked alone in the page's file box (or
+    given to --log) said "not a session log of an agent we read (...); line 1 is not
+    UTF-8 text (byte 4 of the line)", where its name says it is SQLite's file beside
+    OpenCode's database. In an import it is that agent's file not read."""
+    db = name.rsplit("-", 1)[0]
+    agent = {"opencode.db": "OpenCode", "sessions.db": "Goose"}[db]
+    with pytest.raises(ScenarioError) as caught:
+        read_sessions([(f"data/{name}", io.BytesIO(head))])
+    assert str(caught.value) == (
+        f"log is a file SQLite keeps beside {db}, {agent}'s database, and holds no session "
+        f"of its own: read {db}, with this file beside it"
+    )
+    steps = import_steps(((name, head),))
+    try:
+        while True:
+            next(steps)
+    except StopIteration as done:
+        logs, _ = done.value
+    (log,) = logs
+    assert (log.agent, log.costs_nothing) == (agent.lower(), False)

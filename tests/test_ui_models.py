@@ -18,6 +18,7 @@ from typing import Any
 import pytest
 
 from budgetcore import plan
+from budgetcore.messages import t
 from budgetcore.registry.models import default_registry, per_million
 from budgetcore.registry.peers import default_peers, peer_lines
 from budgetcore.registry.picks import picks
@@ -142,6 +143,39 @@ def test_arrows_move_wrap_and_escape_closes() -> None:
     reopened = reduce(closed, PickerMoved("main_model", 1))
     assert reopened.pickers["main_model"].open
     assert reopened.pickers["main_model"].active == 0
+
+
+@pytest.mark.parametrize("lang", ["en", "zh"])
+def test_text_left_in_the_box_that_chose_no_model_says_so_once_closed(lang: str) -> None:
+    """The twelfth walk: "gpt-5 tokens" typed in the model box said "No model matches"
+    while the list was open; once the focus left, the box kept the text and its line
+    went back to the help ("Type 2 letters or more..."), or, with a model chosen before,
+    said nothing beside that model's line: nothing said the text chose no model."""
+    status = "picker-main_model-status"
+    fresh = run(loaded(lang=lang), PickerTyped("main_model", "gpt-5 tokens"))
+    assert render(fresh).text[status] == t("picker.none", lang, query="gpt-5 tokens")
+    closed = reduce(fresh, PickerClosed("main_model"))
+    assert closed.pickers["main_model"].query == "gpt-5 tokens"
+    assert render(closed).text[status] == t(
+        "picker.unchosen", lang, query="gpt-5 tokens", n=PICKER_MIN_CHARS
+    )
+    chosen = run(
+        loaded(lang=lang),
+        PickerTyped("main_model", "sonnet 4.5"),
+        PickerEntered("main_model"),
+        PickerTyped("main_model", "gpt-5 tokens"),
+        PickerClosed("main_model"),
+    )
+    assert chosen.pickers["main_model"].chosen == "claude-sonnet-4-5"
+    said = t("picker.unchosen-kept", lang, query="gpt-5 tokens", model="claude-sonnet-4-5")
+    assert render(chosen).text[status] == said
+    # A chosen model's own name, and an emptied box, leave the line as it was.
+    kept = run(
+        loaded(lang=lang), PickerTyped("main_model", "sonnet 4.5"), PickerEntered("main_model")
+    )
+    assert render(kept).text[status] == ""
+    emptied = run(closed, PickerTyped("main_model", " "), PickerClosed("main_model"))
+    assert render(emptied).text[status] == render(loaded(lang=lang)).text[status]
 
 
 # ------------------------------------------------------------------ choosing

@@ -1089,6 +1089,36 @@ def test_the_import_preview_counts_what_its_table_lists(lang: str, said: str) ->
     )
 
 
+@pytest.mark.parametrize("lang", ["en", "zh"])
+@pytest.mark.parametrize(
+    ("runtime", "text"),
+    [
+        ("codex", "model_auto_compact_token_limit = -5\n"),
+        ("codex", 'model_auto_compact_token_limit = "32k"\n'),
+        ("claude-code", '{"env": {"CLAUDE_AUTOCOMPACT_PCT_OVERRIDE": "150"}}'),
+        ("pi", '{"compaction": {"reserveTokens": -1}}'),
+    ],
+)
+def test_a_runtimes_own_file_with_a_bad_value_names_the_runtime_to_pick(
+    runtime: str, text: str, lang: str
+) -> None:
+    """The twelfth walk, bad values: a Codex config.toml with
+    model_auto_compact_token_limit = -5 (or "32k"), imported while the page reads
+    budgetcore's reviewed config, said '"model_auto_compact_token_limit" is not a
+    supported override (spec §9 lists them); got -5': the wrong rule for that key. A
+    valid one named Codex CLI to pick (the eighth walk); an invalid one is Codex's file
+    too, and picking Codex says what is wrong with its value."""
+    state = reduce(page("article", lang), ImportPreviewed(text, "replace"))
+    preview = state.import_preview
+    assert preview is not None
+    assert [p.code for p in preview.problems] == ["import-runtime-file"]
+    assert PROFILES[runtime].title in html_lib.unescape(str(import_html(state)))
+    picked = reduce(reduce(state, ExportRuntimeChosen(runtime)), ImportPreviewed(text, "replace"))
+    assert picked.import_preview is not None
+    assert [p.code for p in picked.import_preview.problems] != ["import-runtime-file"]
+    assert picked.import_preview.problems  # the value's own rule, in the runtime's terms
+
+
 #: Every runtime whose export the page writes for gpt-5-codex with K 120,000 (Cline's
 #: cannot reach it), and the runtimes a reader of its file cannot tell it from.
 _SAME_SYNTAX = {"langchain": {"deepagents"}, "deepagents": {"langchain"}}

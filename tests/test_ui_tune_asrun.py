@@ -21,7 +21,7 @@ from pathlib import Path
 
 import pytest
 
-from budgetcore.messages import t
+from budgetcore.messages import count, t
 from budgetcore.replay.asrun import AsRun, ratio_text
 from budgetcore.scenario.warnings import review_warnings
 from budgetcore.ui.events import (
@@ -663,3 +663,29 @@ def test_tune_names_the_sessions_it_cannot_replay_in_chinese(tmp_path: Path) -> 
     assert "message/assistant 条目(用量为零) 1、" in errors
     assert "has no" not in errors
     assert "(zero usage)" not in errors
+
+
+@pytest.mark.parametrize("lang", ["en", "zh"])
+def test_tunes_as_run_line_says_a_measured_cost_may_be_incomplete(
+    lang: str, tmp_path: Path
+) -> None:
+    """The twelfth walk: a folder of two pi sessions, one cut short inside its last line
+    (a malformed line that may have carried a bill). The replay's backtest line and the
+    sessions table said its measured cost may be incomplete; Tune's "As run: measured
+    $0.06055" over the same sessions looked whole."""
+    shutil.copytree(LOGS / "pi" / "basic", tmp_path / "pi")
+    shutil.copytree(LOGS / "pi" / "branch", tmp_path / "branch")
+    cut = next((tmp_path / "pi").rglob("*.jsonl"))
+    cut.write_bytes(cut.read_bytes() + b'{"type":"message","id":"c9","parentId":"c8","mess')
+    state = reduce(initial_state(), LanguageChosen(lang))
+    state = reduce(reduce(state, ReplayToggled(True)), ReplaySourceChosen("log"))
+    state = reduce(state, ReplayLogsLoaded(folder_files(tmp_path)))
+    state = tune_done(reduce(state, TuneToggled(True)))
+    job = state.tune.job
+    assert job is not None
+    assert sorted(b.as_run.unread for b in job.inputs.baselines) == [0, 1]
+    choice = html.unescape(render_tune(state).html["tune-choice"])
+    line = choice[choice.index("data-tune-asrun") :]
+    line = line[: line.index("</p>")]
+    assert t("replay.logs.incomplete", lang, lines=count("count.line", 1, lang)) in line
+    assert 'data-unread-billing-lines="1"' in line

@@ -11,6 +11,15 @@ MESSAGES: dict[str, tuple[str, str]] = {
         "输入至少 {n} 个字符,在 {total} 个模型中搜索({release},其中 {retired} 个是取自旧版本的已退役模型);↑ ↓ 移动,Enter 选择,Esc 关闭。",
     ),
     "picker.none": ("No model matches “{query}”.", "没有与“{query}”匹配的模型。"),
+    # Text left in the box when the list closed without a choice (the twelfth walk).
+    "picker.unchosen": (
+        "“{query}” chose no model: the plan keeps its own I and O. Type {n} letters or more and choose one from the list.",
+        "“{query}”没有选中任何模型:方案保留自己的 I 与 O。输入至少 {n} 个字符,再从列表中选择一个。",
+    ),
+    "picker.unchosen-kept": (
+        "“{query}” chose no model: the plan keeps {model}.",
+        "“{query}”没有选中任何模型:方案保留 {model}。",
+    ),
     "picker.some": (
         "The best {shown} of {total} matches: type more to narrow them.",
         "共 {total} 个匹配,显示最相关的 {shown} 个:继续输入可缩小范围。",

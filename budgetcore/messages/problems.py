@@ -390,6 +390,10 @@ MESSAGES: dict[str, tuple[str, str]] = {
         "{where} is the write-ahead log of {file}, {agent}'s database: rows {agent} has not yet written into {file} may be in it alone, and the page reads a database from its own bytes, without it; close {agent}, which then writes them into {file}, or read the folder with the command line",
         "{where}是 {agent} 的数据库 {file} 的预写日志:{agent} 尚未写入 {file} 的行可能只在其中,而页面只从数据库自身的字节读取,不含此日志;请关闭 {agent}(它随后会把这些行写入 {file}),或用命令行读取该文件夹",
     ),
+    "core.log-database-sidecar": (
+        "{where} is a file SQLite keeps beside {file}, {agent}'s database, and holds no session of its own: read {file}, with this file beside it",
+        "{where}是 SQLite 在 {agent} 的数据库 {file} 旁保存的文件,本身不含会话:请读取 {file},并把此文件留在它旁边",
+    ),
     "core.log-database-no-session": (
         "{where} is a database of {agent}, but no session in it has a message (tables: {tables})",
         "{where}是 {agent} 的数据库,但其中没有任何含消息的会话(表:{tables})",

@@ -271,3 +271,45 @@ def test_an_empty_folder_after_a_folder_of_sessions_says_it_holds_no_file(
     assert page.text("#replay-folder-status") == "the folder chosen holds no file"
     page.assert_no_internal_error()
     assert not page.errors
+
+
+#: The peers panel's lines box before its data arrives (the pre-render's empty box, then
+#: Python's "loading" line), each height as it is first drawn; the layout shifts; and
+#: the plan's readouts scrolled into view before Python runs, as a reload restores them.
+_PEERS_WAIT = """window.__waiting = []; window.__shifts = [];
+new PerformanceObserver(l => window.__shifts.push(...l.getEntries().map(e => e.value)))
+  .observe({ type: 'layout-shift', buffered: true });
+document.addEventListener('DOMContentLoaded', () => {
+  const box = document.getElementById('peers-out');
+  const seen = () => { if (box.childElementCount === 0 || box.querySelector('[data-peers=loading]'))
+    window.__waiting.push(box.getBoundingClientRect().height); };
+  seen();
+  new MutationObserver(seen).observe(box, { childList: true });
+  document.getElementById('readouts').scrollIntoView();
+});"""
+
+
+@pytest.mark.parametrize("lang", ["en", "zh"])
+@pytest.mark.parametrize("width", [390, 1440])
+def test_the_peers_panel_keeps_its_place_while_its_lines_load(
+    browser: Any, base_url: str, width: int, lang: str
+) -> None:
+    """The twelfth walk: the peers' lines arrive a moment after "ready" (the model data
+    parses after it) and grew their panel from one line to 1,068-2,150 px, moving every
+    panel below it. At 1,440 px the plan's readouts, scrolled into view (a reload keeps
+    the place), jumped 1,056 px down and out of it, a layout shift of 0.49: scroll
+    anchoring holds the inputs' column beside them, not theirs. The panel waits at about
+    its final height instead (web/style.css, measured per width and language)."""
+    for page in _page_at(browser, base_url, width, 844):
+        page.page.add_init_script(_PEERS_WAIT)
+        page.open("#lang=zh" if lang == "zh" else "")
+        p = page.page
+        p.wait_for_timeout(300)
+        final = p.evaluate("document.getElementById('peers-out').getBoundingClientRect().height")
+        waiting = p.evaluate("window.__waiting")
+        shifts = p.evaluate("window.__shifts")
+        page.assert_no_internal_error()
+        assert not page.errors
+    assert len(waiting) >= 2, waiting  # the pre-render's box, then the loading line
+    assert all(abs(h - final) <= 0.06 * final for h in waiting), (waiting, final)
+    assert sum(shifts) < 0.05, shifts

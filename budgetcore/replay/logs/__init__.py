@@ -208,6 +208,9 @@ def _unknown(head: Replayed | Document | Database, name: str = "") -> ScenarioEr
         # Each line read ends in its newline; the end of the file reads as b"".
         lines = sum(1 for line in head.head if line)
         return NoRequests([Problem.coded("log", "log-empty")], lines, free=True)
+    sidecar = _database_sidecar(name)
+    if sidecar is not None:
+        return sidecar
     first = head.head[0] if head.head else b""
     pairs = first[: len(first) // 2 * 2]
     if (
@@ -297,6 +300,21 @@ def _command_outputs() -> tuple[tuple[Callable[[dict[str, Any]], bool], str, str
     return (
         (stream_output, "log-gemini-stream-output", "gemini-cli"),
         (run_output, "log-opencode-run-output", "opencode"),
+    )
+
+
+def _database_sidecar(name: str) -> LogUnread | None:
+    """A file SQLite keeps beside an agent's database (``<db>-wal``, ``<db>-shm``),
+    given without it: said as that agent's, not as no agent's file whose first line is
+    not UTF-8 text (an opencode.db-wal picked alone, the twelfth walk). A write-ahead
+    log may hold the database's newest rows, so it is a file of that agent not read."""
+    file = name.rsplit("/", 1)[-1]
+    db, dash, kind = file.rpartition("-")
+    named = database_agent(db) if dash and kind in ("wal", "shm") else None
+    if named is None:
+        return None
+    return LogUnread(
+        [Problem.coded("log", "log-database-sidecar", agent=named.name, file=db)], named.key
     )
 
 

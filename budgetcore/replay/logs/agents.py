@@ -383,7 +383,9 @@ _SESSION_FILES = (
     (r"threads/[^/]+\.json|T-[^/]+\.json", "amp", "threads/T-<uuid>.json"),
     (r"[^/]+\.settings\.json", "droid", "sessions/<project>/<id>.settings.json"),
     (r"rollout-[^/]+\.jsonl", "codex", "sessions/YYYY/MM/DD/rollout-*.jsonl"),
-    (r"chats/session-[^/]+\.jsonl?", "gemini-cli", "tmp/<project>/chats/session-*.jsonl"),
+    (r"chats/session-[^/]+\.jsonl", "gemini-cli", "tmp/<project>/chats/session-*.jsonl"),
+    # Before 0.39: a `.json` chat is named as one of these, not as a `.jsonl` one.
+    (r"chats/session-[^/]+\.json", "gemini-cli", "tmp/<project>/chats/session-*.json"),
 )
 
 

@@ -147,8 +147,20 @@ def backtest_html(job: TuneJob, lang: str) -> Markup:
     ]
     runs = [run for _, run in named]
     measured, modelled, ratio = backtest_sum(runs)
+    from budgetcore.replay.logs.usage import incomplete_text  # noqa: PLC0415
     from budgetcore.ui.replay.backtest import as_run_said, ratio_said  # noqa: PLC0415
 
+    # The measured side counts none of the malformed lines that may have carried a bill,
+    # so the sum says so as each session's line does (it looked whole, the twelfth walk).
+    unread = sum(run.unread for run in runs)
+    incomplete: tuple[object, ...] = (
+        (
+            t("msg.sentence-gap", lang),
+            el("span", {"data-unread-billing-lines": unread}, incomplete_text(unread, lang)),
+        )
+        if unread
+        else ()
+    )
     line = el(
         "p",
         {
@@ -163,6 +175,7 @@ def backtest_html(job: TuneJob, lang: str) -> Markup:
             None,
             as_run_said(measured, modelled, ratio, lang),
         ),
+        *incomplete,
         " ",
         t(
             "tune.asrun-scope.one" if len(runs) == 1 else "tune.asrun-scope.other",

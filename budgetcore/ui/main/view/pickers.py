@@ -85,8 +85,17 @@ def picker_parts(state: PageState, section: str) -> tuple[PickerView, tuple[Mark
                 )
             )
     expanded = bool(options)
+    # Text the list closed on without choosing from it: the box keeps it, so its line
+    # says it chose nothing (it went back to the help, or said nothing beside the model
+    # chosen before: the twelfth walk).
+    left = ps.query.strip()
+    unchosen = not ps.open and left and left not in (ps.chosen, ps.written)
     if registry is None:
         status = t("picker.loading", lang) if ps.open or section == "main_model" else ""
+    elif unchosen and ps.chosen:
+        status = t("picker.unchosen-kept", lang, query=shown_text(left), model=ps.chosen)
+    elif unchosen:
+        status = t("picker.unchosen", lang, query=shown_text(left), n=PICKER_MIN_CHARS)
     elif not ps.open and ps.chosen:
         status = ""  # the chosen model's line says it all
     elif ps.open and utf8_size_above(ps.query, limit_of("query")):  # never searched (update)
