@@ -313,3 +313,33 @@ def test_the_peers_panel_keeps_its_place_while_its_lines_load(
     assert len(waiting) >= 2, waiting  # the pre-render's box, then the loading line
     assert all(abs(h - final) <= 0.06 * final for h in waiting), (waiting, final)
     assert sum(shifts) < 0.05, shifts
+
+
+def test_a_number_column_s_heading_sits_over_its_numbers(page: Page, tmp_path: Path) -> None:
+    """The twelfth walk (1,440 px): the replay's tables right-align their numbers under
+    left-aligned headings, so "measured cost" sat about 360 px left of its figures.
+    Each heading of a column of numbers is aligned as its cells are."""
+    page.page.set_viewport_size({"width": 1440, "height": 900})
+    p = page.open().page
+    copies = {"claude": LOGS / "claude" / "12-compact-preserved-2.1", "pi": LOGS / "pi" / "basic"}
+    _read_folder(p, tmp_path / "logs", copies)
+    p.wait_for_selector("[data-agent-row]", state="attached")
+    p.wait_for_selector("#replay-log table.rp-usage", state="attached")
+    misaligned = p.evaluate(
+        """() => [...document.querySelectorAll('#replay-log table')].flatMap(t => {
+             const heads = [...t.querySelectorAll('thead th')];
+             const row = t.querySelector('tbody tr');
+             if (!row || !heads.length) return [];
+             return heads.flatMap((h, i) => {
+               const cell = row.children[i];
+               const a = getComputedStyle(h).textAlign, b = getComputedStyle(cell).textAlign;
+               return cell && cell.classList.contains('num') && a !== b
+                 ? [`${t.className}: ${h.textContent.trim()} ${a} over ${b}`] : [];
+             });
+           })"""
+    )
+    assert misaligned == []
+    tables = p.evaluate("document.querySelectorAll('#replay-log thead').length")
+    assert tables >= 3
+    page.assert_no_internal_error()
+    assert not page.errors
