@@ -451,3 +451,30 @@ def test_a_database_read_in_shares_that_fails_is_one_session_not_read(
     whole = _shared_output(tmp_path, "jsonl", 1, monkeypatch)
     assert _shared_output(tmp_path, "jsonl", 3, monkeypatch) == whole
     assert whole.count('"error"') == 1
+
+
+def test_a_folder_s_sizes_are_the_walk_s_not_asked_again(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """How many processes read a folder, and which database is read in shares, are
+    decided from the sizes the walk found: the parent asked the file system twice more
+    for each file's size before the first session was read (docs/performance.md)."""
+    from budgetcore.cli import main  # noqa: PLC0415
+
+    source = LOGS / "pi" / "basic" / "sessions" / "--home-user-proj--"
+    for i, f in enumerate(sorted(source.iterdir())):
+        (tmp_path / f"{i}-{f.name}").write_bytes(f.read_bytes())
+    asked: list[str] = []
+    getsize = folder_jobs.os.path.getsize
+
+    def counted(path: Any) -> int:
+        if str(path).startswith(str(tmp_path)):
+            asked.append(str(path))
+        return getsize(path)
+
+    monkeypatch.delenv("BUDGETCORE_WORKERS", raising=False)
+    monkeypatch.setattr(folder_jobs, "_processes", lambda _jobs: 2)  # as on 2 cores
+    monkeypatch.setattr(folder_jobs.os.path, "getsize", counted)
+    assert main(["replay", "--log", str(tmp_path), "--usage", "--format", "jsonl"]) == 0
+    assert '"total"' in capsys.readouterr().out
+    assert asked == []

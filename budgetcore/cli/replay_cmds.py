@@ -114,6 +114,11 @@ def _walk(root: str) -> list[str]:
     the walk passed over (a FIFO, a device, an unreadable folder, a link loop) is
     named on stderr, relative to ``root`` as sessions are, never skipped in silence
     (cli.walk)."""
+    return list(_walked(root).files)
+
+
+def _walked(root: str) -> Any:
+    """:func:`_walk`'s walk (cli.walk.Walk: the files with their sizes)."""
     from budgetcore.cli.walk import walk  # noqa: PLC0415
     from budgetcore.replay.logs.folder import MAX_FOLDER_FILES  # noqa: PLC0415
 
@@ -123,7 +128,7 @@ def _walk(root: str) -> list[str]:
     if len(found.passed) > _NAMED:
         more = len(found.passed) - _NAMED
         print(f"not read: {more:,} more entries of {shown_name(root)}", file=sys.stderr)
-    return list(found.files)
+    return found
 
 
 #: The entries a folder walk passed over named one a line; past them, a count.
@@ -433,13 +438,15 @@ def _log_runs_of(
     from budgetcore.replay.logs.folder import plan_folder  # noqa: PLC0415
 
     root = args.log
-    folder = plan_folder(_walk(root))
+    found = _walked(root)
+    folder = plan_folder(list(found.files))
     from budgetcore.cli.folder_jobs import folder_runs, shared, workers_for  # noqa: PLC0415
 
+    sizes = dict(zip(found.files, found.sizes, strict=True))
     jobs: list[Any] = [(s.name, s.files) for s in folder.sessions]
-    jobs = shared(root, jobs, _is_database)
+    jobs = shared(root, jobs, _is_database, sizes)
     work = partial(_session_runs, (root, fmt, scenario, options, replay_it))
-    workers = workers_for(root, jobs)
+    workers = workers_for(root, jobs, sizes)
     from budgetcore.cli.progress import Progress  # noqa: PLC0415
 
     progress = Progress("reading", len(jobs), "sessions")  # on a terminal only
