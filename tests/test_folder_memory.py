@@ -478,3 +478,40 @@ def test_a_folder_s_sizes_are_the_walk_s_not_asked_again(
     assert main(["replay", "--log", str(tmp_path), "--usage", "--format", "jsonl"]) == 0
     assert '"total"' in capsys.readouterr().out
     assert asked == []
+
+
+def test_a_folder_s_session_file_is_opened_once(monkeypatch: pytest.MonkeyPatch) -> None:
+    """A session file of a folder is opened once: the read's own open tells a database
+    by its first bytes, peeked (docs/performance.md); a database is still read as one
+    (each of its sessions), and a file that cannot be read says so as before."""
+    opened: list[str] = []
+    os_open = replay_cmds.os.open
+
+    def counted_os_open(path: Any, *args: Any, **kwargs: Any) -> int:
+        opened.append(str(path))
+        return os_open(path, *args, **kwargs)
+
+    def counted_open(path: Any, *args: Any, **kwargs: Any) -> Any:
+        opened.append(str(path))
+        return open(path, *args, **kwargs)
+
+    monkeypatch.setattr(replay_cmds.os, "open", counted_os_open)
+    monkeypatch.setattr(replay_cmds, "open", counted_open, raising=False)
+    root = str(LOGS / "pi" / "basic")
+    name = (
+        "sessions/--home-user-proj--/"
+        "2025-11-24T10-00-00-000Z_11111111-1111-4111-8111-111111111111.jsonl"
+    )
+    settings = (root, None, None, None, False)
+    [run] = replay_cmds._session_runs(settings, (name, [name]))
+    assert run.log is not None
+    assert opened == [str(Path(root, *name.split("/")))]
+    database = next(LOGS.glob("opencode/**/opencode.db"))
+    runs = replay_cmds._session_runs(
+        (str(database.parent), None, None, None, False), ("opencode.db", ["opencode.db"])
+    )
+    assert runs
+    assert all(r.log is not None for r in runs)
+    [missing] = replay_cmds._session_runs(settings, ("gone.jsonl", ["gone.jsonl"]))
+    assert missing.log is None
+    assert "cannot be read" in str(missing.error[0])

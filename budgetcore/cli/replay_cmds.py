@@ -78,6 +78,14 @@ class _Stream:
                 f"{self._what} file {shown_name(self._name)} cannot be read: {exc.strerror}"
             ) from None
 
+    def head(self, size: int) -> bytes:
+        """The stream's first ``size`` bytes, peeked: still the read's (b"" where they
+        cannot be read; the read then says why)."""
+        try:
+            return bytes(self._fh.peek(size)[:size])  # type: ignore[attr-defined]
+        except (OSError, AttributeError, ValueError):
+            return b""
+
     def taken(self) -> int:
         """The bytes read so far (0 where the stream cannot tell: a pipe)."""
         try:
@@ -142,12 +150,14 @@ def read_log_path(
     *,
     advance: Callable[[int], None] | None = None,
     named: str | None = None,
+    opened: _Stream | None = None,
 ) -> Any:
     """One session from a file (with its subagent files beside it:
     ``<session>/subagents/**/agent-*.jsonl``), streamed. ``advance``: told the bytes
     the files gave since the last step, after each of the reader's steps. ``named``:
     the main file's name as shown, where not its path (a folder's session: its path
-    inside the folder)."""
+    inside the folder). ``opened``: the main file open already (:func:`_session_runs`),
+    closed here as the others are."""
     from budgetcore.replay.logs import session_steps  # noqa: PLC0415
     from budgetcore.replay.logs.reader import finish  # noqa: PLC0415
 
@@ -155,7 +165,13 @@ def read_log_path(
     base = os.path.dirname(names[0])
     if files is None and path != "-":
         names += _companions(path)
-    streams = [_open(n, "log") for n in names]
+    streams = [] if opened is None else [opened]
+    try:
+        streams += [_open(n, "log") for n in names[len(streams) :]]
+    except BaseException:
+        for s in streams:
+            s.close()
+        raise
     try:
         shown = [
             _shown(os.path.relpath(n, base or ".") if i else n if named is None else named)
@@ -723,12 +739,25 @@ def _session_runs(
     settings: tuple[str, str | None, Any, Any, bool], job: tuple[Any, ...]
 ) -> list[Any]:
     """The runs of one job of a folder: one session, or each session of a database."""
+    from budgetcore.replay.logs.tally import SQLITE_MAGIC  # noqa: PLC0415
+
     root = settings[0]
     name, files = job[0], job[1]
     share: tuple[int, int] = job[2] if len(job) > 2 else (0, 1)  # a database's (_shared)
     path = os.path.join(root, *files[0].split("/"))
-    if len(files) != 1 or not _is_database(path):
+    if len(files) != 1:
         return [_session_run(settings, (name, files))]
+    # A session file is opened once: its first bytes, peeked, tell a database (read by
+    # SQLite from its path), and the read goes on from them. _is_database's own open,
+    # read and close cost about 3 µs a file, a tenth of a small session's glue
+    # (docs/performance.md). A file that cannot be opened is the read's to say so.
+    try:
+        stream = _open(path, "log")
+    except (Unreadable, ScenarioError):
+        return [_session_run(settings, (name, files))]
+    if stream.head(len(SQLITE_MAGIC)) != SQLITE_MAGIC:
+        return [_session_run(settings, (name, files), stream)]
+    stream.close()
     return _database_runs(path, _shown(name), settings, share)
 
 
@@ -780,9 +809,12 @@ def _database_runs(
 
 
 def _session_run(
-    settings: tuple[str, str | None, Any, Any, bool], job: tuple[str, Sequence[str]]
+    settings: tuple[str, str | None, Any, Any, bool],
+    job: tuple[str, Sequence[str]],
+    opened: _Stream | None = None,
 ) -> Any:
-    """One session of a folder: its run, or why it could not be read."""
+    """One session of a folder: its run, or why it could not be read. ``opened``: its
+    main file open already (read_log_path)."""
     from budgetcore.replay.logs import NoRequests, unread_agent  # noqa: PLC0415
     from budgetcore.replay.logs.session import SessionRun  # noqa: PLC0415
 
@@ -794,7 +826,7 @@ def _session_run(
         # The main file is read under its name in the folder, as the folder shows it:
         # a session of one file (most agents') needs no renaming after the read, which
         # copied its log and its ledger's entry (dataclasses.replace) once more each.
-        log = read_log_path(paths[0], fmt, files=paths, named=files[0])
+        log = read_log_path(paths[0], fmt, files=paths, named=files[0], opened=opened)
         if len(files) > 1:
             log = _renamed(log, files)
         return _paused_run(name, log, scenario=scenario, options=options, replay_it=replay_it)
