@@ -482,7 +482,7 @@ def test_a_folder_s_sizes_are_the_walk_s_not_asked_again(
 
 def test_a_folder_s_session_file_is_opened_once(monkeypatch: pytest.MonkeyPatch) -> None:
     """A session file of a folder is opened once: the read's own open tells a database
-    by its first bytes, peeked (docs/performance.md); a database is still read as one
+    by its first bytes, read in place (docs/performance.md); a database is still read as one
     (each of its sessions), and a file that cannot be read says so as before."""
     opened: list[str] = []
     os_open = replay_cmds.os.open
@@ -515,3 +515,27 @@ def test_a_folder_s_session_file_is_opened_once(monkeypatch: pytest.MonkeyPatch)
     [missing] = replay_cmds._session_runs(settings, ("gone.jsonl", ["gone.jsonl"]))
     assert missing.log is None
     assert "cannot be read" in str(missing.error[0])
+
+
+def test_a_session_file_s_first_bytes_are_read_without_copying_its_buffer(
+    tmp_path: Path,
+) -> None:
+    """The first bytes that tell a database are read where they are (``pread``): a
+    buffered stream's ``peek`` gave its whole 64 KiB buffer, copied, for 16 bytes."""
+    import tracemalloc  # noqa: PLC0415
+
+    path = tmp_path / "s.jsonl"
+    path.write_bytes(b'{"type":"session"}\n' * 10_000)
+    stream = replay_cmds._open(str(path), "log")
+    try:
+        tracemalloc.start()
+        try:
+            head = stream.head(16)
+            _now, peak = tracemalloc.get_traced_memory()
+        finally:
+            tracemalloc.stop()
+        assert head == b'{"type":"session'
+        assert peak < 4096
+        assert stream.readline() == b'{"type":"session"}\n'  # the read starts at the start
+    finally:
+        stream.close()

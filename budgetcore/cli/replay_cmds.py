@@ -79,10 +79,12 @@ class _Stream:
             ) from None
 
     def head(self, size: int) -> bytes:
-        """The stream's first ``size`` bytes, peeked: still the read's (b"" where they
-        cannot be read; the read then says why)."""
+        """The file's first ``size`` bytes, read where they are (``pread``: the stream
+        has not moved, nothing is taken from the read); b"" where they cannot be read so
+        (a pipe: the read then tells what it holds). ``peek`` copied its whole buffer,
+        64 KiB a file."""
         try:
-            return bytes(self._fh.peek(size)[:size])  # type: ignore[attr-defined]
+            return os.pread(self._fh.fileno(), size, 0)
         except (OSError, AttributeError, ValueError):
             return b""
 
@@ -747,8 +749,8 @@ def _session_runs(
     path = os.path.join(root, *files[0].split("/"))
     if len(files) != 1:
         return [_session_run(settings, (name, files))]
-    # A session file is opened once: its first bytes, peeked, tell a database (read by
-    # SQLite from its path), and the read goes on from them. _is_database's own open,
+    # A session file is opened once: its first bytes (pread) tell a database (read by
+    # SQLite from its path), and the read starts where it would. _is_database's own open,
     # read and close cost about 3 µs a file, a tenth of a small session's glue
     # (docs/performance.md). A file that cannot be opened is the read's to say so.
     try:
