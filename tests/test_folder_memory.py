@@ -11,6 +11,7 @@ property on generated requests is tests/property/test_packed_properties.py).
 from __future__ import annotations
 
 import dataclasses
+import os
 import pickle
 import sqlite3
 from functools import partial
@@ -517,11 +518,13 @@ def test_a_folder_s_session_file_is_opened_once(monkeypatch: pytest.MonkeyPatch)
     assert "cannot be read" in str(missing.error[0])
 
 
-def test_a_session_file_s_first_bytes_are_read_without_copying_its_buffer(
+def test_a_session_file_s_first_bytes_fill_the_read_s_buffer_without_a_copy(
     tmp_path: Path,
 ) -> None:
-    """The first bytes that tell a database are read where they are (``pread``): a
-    buffered stream's ``peek`` gave its whole 64 KiB buffer, copied, for 16 bytes."""
+    """The first bytes that tell a database are read through the stream's buffer, which
+    the read's first line then finds full (readline into an empty buffer scans byte by
+    byte: an Amp thread is one line), and the stream is put back at its start; the
+    buffer is not copied (``peek`` gave all 64 KiB of it for 16 bytes)."""
     import tracemalloc  # noqa: PLC0415
 
     path = tmp_path / "s.jsonl"
@@ -536,6 +539,8 @@ def test_a_session_file_s_first_bytes_are_read_without_copying_its_buffer(
             tracemalloc.stop()
         assert head == b'{"type":"session'
         assert peak < 4096
+        fd = stream._fh.fileno()
+        assert os.lseek(fd, 0, os.SEEK_CUR) == 1 << 16  # the buffer filled, as the read would
         assert stream.readline() == b'{"type":"session"}\n'  # the read starts at the start
     finally:
         stream.close()

@@ -79,14 +79,24 @@ class _Stream:
             ) from None
 
     def head(self, size: int) -> bytes:
-        """The file's first ``size`` bytes, read where they are (``pread``: the stream
-        has not moved, nothing is taken from the read); b"" where they cannot be read so
-        (a pipe: the read then tells what it holds). ``peek`` copied its whole buffer,
-        64 KiB a file."""
+        """The file's first ``size`` bytes, read through the stream's buffer and the
+        stream put back at its start (within the buffer: no system call); b"" where
+        the stream cannot go back (a pipe: the read then tells what it holds). The
+        read's first line is then found in a full buffer, by ``memchr``: into an empty
+        one, ``readline`` scans byte by byte, an Amp thread's one line of 74 kB about
+        390 k instructions a file (docs/performance.md). ``peek`` would copy the whole
+        buffer, 64 KiB, for the 16 bytes."""
+        fh = self._fh
         try:
-            return os.pread(self._fh.fileno(), size, 0)
-        except (OSError, AttributeError, ValueError):
-            return b""
+            if not fh.seekable():
+                return b""
+            head = fh.read(size)
+            fh.seek(0)
+        except OSError as exc:
+            raise Unreadable(
+                f"{self._what} file {shown_name(self._name)} cannot be read: {exc.strerror}"
+            ) from None
+        return head
 
     def taken(self) -> int:
         """The bytes read so far (0 where the stream cannot tell: a pipe)."""
@@ -749,7 +759,7 @@ def _session_runs(
     path = os.path.join(root, *files[0].split("/"))
     if len(files) != 1:
         return [_session_run(settings, (name, files))]
-    # A session file is opened once: its first bytes (pread) tell a database (read by
+    # A session file is opened once: its first bytes (head) tell a database (read by
     # SQLite from its path), and the read starts where it would. _is_database's own open,
     # read and close cost about 3 µs a file, a tenth of a small session's glue
     # (docs/performance.md). A file that cannot be opened is the read's to say so.
@@ -757,7 +767,12 @@ def _session_runs(
         stream = _open(path, "log")
     except (Unreadable, ScenarioError):
         return [_session_run(settings, (name, files))]
-    if stream.head(len(SQLITE_MAGIC)) != SQLITE_MAGIC:
+    try:
+        head = stream.head(len(SQLITE_MAGIC))
+    except Unreadable:
+        stream.close()
+        return [_session_run(settings, (name, files))]
+    if head != SQLITE_MAGIC:
         return [_session_run(settings, (name, files), stream)]
     stream.close()
     return _database_runs(path, _shown(name), settings, share)
