@@ -11,6 +11,7 @@ property on generated requests is tests/property/test_packed_properties.py).
 from __future__ import annotations
 
 import dataclasses
+import os
 import pickle
 import sqlite3
 from functools import partial
@@ -451,3 +452,95 @@ def test_a_database_read_in_shares_that_fails_is_one_session_not_read(
     whole = _shared_output(tmp_path, "jsonl", 1, monkeypatch)
     assert _shared_output(tmp_path, "jsonl", 3, monkeypatch) == whole
     assert whole.count('"error"') == 1
+
+
+def test_a_folder_s_sizes_are_the_walk_s_not_asked_again(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """How many processes read a folder, and which database is read in shares, are
+    decided from the sizes the walk found: the parent asked the file system twice more
+    for each file's size before the first session was read (docs/performance.md)."""
+    from budgetcore.cli import main  # noqa: PLC0415
+
+    source = LOGS / "pi" / "basic" / "sessions" / "--home-user-proj--"
+    for i, f in enumerate(sorted(source.iterdir())):
+        (tmp_path / f"{i}-{f.name}").write_bytes(f.read_bytes())
+    asked: list[str] = []
+    getsize = folder_jobs.os.path.getsize
+
+    def counted(path: Any) -> int:
+        if str(path).startswith(str(tmp_path)):
+            asked.append(str(path))
+        return getsize(path)
+
+    monkeypatch.delenv("BUDGETCORE_WORKERS", raising=False)
+    monkeypatch.setattr(folder_jobs, "_processes", lambda _jobs: 2)  # as on 2 cores
+    monkeypatch.setattr(folder_jobs.os.path, "getsize", counted)
+    assert main(["replay", "--log", str(tmp_path), "--usage", "--format", "jsonl"]) == 0
+    assert '"total"' in capsys.readouterr().out
+    assert asked == []
+
+
+def test_a_folder_s_session_file_is_opened_once(monkeypatch: pytest.MonkeyPatch) -> None:
+    """A session file of a folder is opened once: the read's own open tells a database
+    by its first bytes, read in place (docs/performance.md); a database is still read as one
+    (each of its sessions), and a file that cannot be read says so as before."""
+    opened: list[str] = []
+    os_open = replay_cmds.os.open
+
+    def counted_os_open(path: Any, *args: Any, **kwargs: Any) -> int:
+        opened.append(str(path))
+        return os_open(path, *args, **kwargs)
+
+    def counted_open(path: Any, *args: Any, **kwargs: Any) -> Any:
+        opened.append(str(path))
+        return open(path, *args, **kwargs)
+
+    monkeypatch.setattr(replay_cmds.os, "open", counted_os_open)
+    monkeypatch.setattr(replay_cmds, "open", counted_open, raising=False)
+    root = str(LOGS / "pi" / "basic")
+    name = (
+        "sessions/--home-user-proj--/"
+        "2025-11-24T10-00-00-000Z_11111111-1111-4111-8111-111111111111.jsonl"
+    )
+    settings = (root, None, None, None, False)
+    [run] = replay_cmds._session_runs(settings, (name, [name]))
+    assert run.log is not None
+    assert opened == [str(Path(root, *name.split("/")))]
+    database = next(LOGS.glob("opencode/**/opencode.db"))
+    runs = replay_cmds._session_runs(
+        (str(database.parent), None, None, None, False), ("opencode.db", ["opencode.db"])
+    )
+    assert runs
+    assert all(r.log is not None for r in runs)
+    [missing] = replay_cmds._session_runs(settings, ("gone.jsonl", ["gone.jsonl"]))
+    assert missing.log is None
+    assert "cannot be read" in str(missing.error[0])
+
+
+def test_a_session_file_s_first_bytes_fill_the_read_s_buffer_without_a_copy(
+    tmp_path: Path,
+) -> None:
+    """The first bytes that tell a database are read through the stream's buffer, which
+    the read's first line then finds full (readline into an empty buffer scans byte by
+    byte: an Amp thread is one line), and the stream is put back at its start; the
+    buffer is not copied (``peek`` gave all 64 KiB of it for 16 bytes)."""
+    import tracemalloc  # noqa: PLC0415
+
+    path = tmp_path / "s.jsonl"
+    path.write_bytes(b'{"type":"session"}\n' * 10_000)
+    stream = replay_cmds._open(str(path), "log")
+    try:
+        tracemalloc.start()
+        try:
+            head = stream.head(16)
+            _now, peak = tracemalloc.get_traced_memory()
+        finally:
+            tracemalloc.stop()
+        assert head == b'{"type":"session'
+        assert peak < 4096
+        fd = stream._fh.fileno()
+        assert os.lseek(fd, 0, os.SEEK_CUR) == 1 << 16  # the buffer filled, as the read would
+        assert stream.readline() == b'{"type":"session"}\n'  # the read starts at the start
+    finally:
+        stream.close()

@@ -302,6 +302,33 @@ def test_nesting_near_the_limit_reads_alike_with_the_compiled_decoder(fmt: str) 
 
 
 @needs_compiled
+def test_the_compiled_decoder_s_margin_is_a_lower_limit_not_frames_of_calls() -> None:
+    """A batch is decoded under a limit lowered by the margin, a frame or two below its
+    caller, and the limit is back after it: the margin was 50 frames of calls a batch
+    (about 5 µs, once per session file of a folder of small sessions)."""
+    assert compiled is not None
+
+    def depth() -> int:
+        frame, n = sys._getframe(1), 0
+        while frame is not None:
+            frame, n = frame.f_back, n + 1
+        return n
+
+    limit = sys.getrecursionlimit()
+    seen: list[tuple[int, int]] = []
+
+    def decode(raw: bytes) -> bytes:
+        seen.append((depth(), sys.getrecursionlimit()))
+        return raw
+
+    here = depth()
+    assert compiled.decode_batch(decode, [b"{}\n", b"[]\n"]) == [b"{}\n", b"[]\n"]
+    assert [lim for _d, lim in seen] == [limit - compiled.DEPTH_MARGIN] * 2
+    assert all(d - here <= 4 for d, _lim in seen)
+    assert sys.getrecursionlimit() == limit
+
+
+@needs_compiled
 def test_the_compiled_decoder_keeps_the_last_copy_of_a_key_as_json_does() -> None:
     assert CODEX_DECODER is not None
     raw = b'{"type":"a","payload":{"type":"x","type":"y"},"type":"event_msg"}'

@@ -79,6 +79,26 @@ class _Stream:
                 f"{self._what} file {shown_name(self._name)} cannot be read: {exc.strerror}"
             ) from None
 
+    def head(self, size: int) -> bytes:
+        """The file's first ``size`` bytes, read through the stream's buffer and the
+        stream put back at its start (within the buffer: no system call); b"" where
+        the stream cannot go back (a pipe: the read then tells what it holds). The
+        read's first line is then found in a full buffer, by ``memchr``: into an empty
+        one, ``readline`` scans byte by byte, an Amp thread's one line of 74 kB about
+        390 k instructions a file (docs/performance.md). ``peek`` would copy the whole
+        buffer, 64 KiB, for the 16 bytes."""
+        fh = self._fh
+        try:
+            if not fh.seekable():
+                return b""
+            head = fh.read(size)
+            fh.seek(0)
+        except OSError as exc:
+            raise Unreadable(
+                f"{self._what} file {shown_name(self._name)} cannot be read: {exc.strerror}"
+            ) from None
+        return head
+
     def taken(self) -> int:
         """The bytes read so far (0 where the stream cannot tell: a pipe)."""
         try:
@@ -115,6 +135,11 @@ def _walk(root: str) -> list[str]:
     the walk passed over (a FIFO, a device, an unreadable folder, a link loop) is
     named on stderr, relative to ``root`` as sessions are, never skipped in silence
     (cli.walk)."""
+    return list(_walked(root).files)
+
+
+def _walked(root: str) -> Any:
+    """:func:`_walk`'s walk (cli.walk.Walk: the files with their sizes)."""
     from budgetcore.cli.walk import walk  # noqa: PLC0415
     from budgetcore.replay.logs.folder import MAX_FOLDER_FILES  # noqa: PLC0415
 
@@ -124,7 +149,7 @@ def _walk(root: str) -> list[str]:
     if len(found.passed) > _NAMED:
         more = len(found.passed) - _NAMED
         print(f"not read: {more:,} more entries of {shown_name(root)}", file=sys.stderr)
-    return list(found.files)
+    return found
 
 
 #: The entries a folder walk passed over named one a line; past them, a count.
@@ -138,12 +163,14 @@ def read_log_path(
     *,
     advance: Callable[[int], None] | None = None,
     named: str | None = None,
+    opened: _Stream | None = None,
 ) -> Any:
     """One session from a file (with its subagent files beside it:
     ``<session>/subagents/**/agent-*.jsonl``), streamed. ``advance``: told the bytes
     the files gave since the last step, after each of the reader's steps. ``named``:
     the main file's name as shown, where not its path (a folder's session: its path
-    inside the folder)."""
+    inside the folder). ``opened``: the main file open already (:func:`_session_runs`),
+    closed here as the others are."""
     from budgetcore.replay.logs import session_steps  # noqa: PLC0415
     from budgetcore.replay.logs.reader import finish  # noqa: PLC0415
 
@@ -151,7 +178,13 @@ def read_log_path(
     base = os.path.dirname(names[0])
     if files is None and path != "-":
         names += _companions(path)
-    streams = [_open(n, "log") for n in names]
+    streams = [] if opened is None else [opened]
+    try:
+        streams += [_open(n, "log") for n in names[len(streams) :]]
+    except BaseException:
+        for s in streams:
+            s.close()
+        raise
     try:
         shown = [
             _shown(os.path.relpath(n, base or ".") if i else n if named is None else named)
@@ -434,13 +467,15 @@ def _log_runs_of(
     from budgetcore.replay.logs.folder import plan_folder  # noqa: PLC0415
 
     root = args.log
-    folder = plan_folder(_walk(root))
+    found = _walked(root)
+    folder = plan_folder(list(found.files))
     from budgetcore.cli.folder_jobs import folder_runs, shared, workers_for  # noqa: PLC0415
 
+    sizes = dict(zip(found.files, found.sizes, strict=True))
     jobs: list[Any] = [(s.name, s.files) for s in folder.sessions]
-    jobs = shared(root, jobs, _is_database)
+    jobs = shared(root, jobs, _is_database, sizes)
     work = partial(_session_runs, (root, fmt, scenario, options, replay_it))
-    workers = workers_for(root, jobs)
+    workers = workers_for(root, jobs, sizes)
     from budgetcore.cli.progress import Progress  # noqa: PLC0415
 
     progress = Progress("reading", len(jobs), "sessions")  # on a terminal only
@@ -717,12 +752,30 @@ def _session_runs(
     settings: tuple[str, str | None, Any, Any, bool], job: tuple[Any, ...]
 ) -> list[Any]:
     """The runs of one job of a folder: one session, or each session of a database."""
+    from budgetcore.replay.logs.tally import SQLITE_MAGIC  # noqa: PLC0415
+
     root = settings[0]
     name, files = job[0], job[1]
     share: tuple[int, int] = job[2] if len(job) > 2 else (0, 1)  # a database's (_shared)
     path = os.path.join(root, *files[0].split("/"))
-    if len(files) != 1 or not _is_database(path):
+    if len(files) != 1:
         return [_session_run(settings, (name, files))]
+    # A session file is opened once: its first bytes (head) tell a database (read by
+    # SQLite from its path), and the read starts where it would. _is_database's own open,
+    # read and close cost about 3 µs a file, a tenth of a small session's glue
+    # (docs/performance.md). A file that cannot be opened is the read's to say so.
+    try:
+        stream = _open(path, "log")
+    except (Unreadable, ScenarioError):
+        return [_session_run(settings, (name, files))]
+    try:
+        head = stream.head(len(SQLITE_MAGIC))
+    except Unreadable:
+        stream.close()
+        return [_session_run(settings, (name, files))]
+    if head != SQLITE_MAGIC:
+        return [_session_run(settings, (name, files), stream)]
+    stream.close()
     return _database_runs(path, _shown(name), settings, share)
 
 
@@ -774,9 +827,12 @@ def _database_runs(
 
 
 def _session_run(
-    settings: tuple[str, str | None, Any, Any, bool], job: tuple[str, Sequence[str]]
+    settings: tuple[str, str | None, Any, Any, bool],
+    job: tuple[str, Sequence[str]],
+    opened: _Stream | None = None,
 ) -> Any:
-    """One session of a folder: its run, or why it could not be read."""
+    """One session of a folder: its run, or why it could not be read. ``opened``: its
+    main file open already (read_log_path)."""
     from budgetcore.replay.logs import NoRequests, unread_agent  # noqa: PLC0415
     from budgetcore.replay.logs.session import SessionRun  # noqa: PLC0415
 
@@ -788,7 +844,7 @@ def _session_run(
         # The main file is read under its name in the folder, as the folder shows it:
         # a session of one file (most agents') needs no renaming after the read, which
         # copied its log and its ledger's entry (dataclasses.replace) once more each.
-        log = read_log_path(paths[0], fmt, files=paths, named=files[0])
+        log = read_log_path(paths[0], fmt, files=paths, named=files[0], opened=opened)
         if len(files) > 1:
             log = _renamed(log, files)
         return _paused_run(name, log, scenario=scenario, options=options, replay_it=replay_it)

@@ -32,10 +32,13 @@ __all__ = ["Walk", "walk"]
 class Walk:
     """The regular files under a folder (``/``-separated, relative to it, in walk
     order: a folder's files, then its subfolders by name) and every entry passed
-    over with why (``(path, reason)``)."""
+    over with why (``(path, reason)``); ``sizes``: each file's size in bytes as the walk
+    found it (the folder's read decides from them how many processes read it, without
+    asking the file system again: cli.folder_jobs)."""
 
     files: tuple[str, ...]
     passed: tuple[tuple[str, str], ...]
+    sizes: tuple[int, ...] = ()
 
 
 def _kind(mode: int) -> str:
@@ -52,6 +55,7 @@ def walk(root: str, limit: int) -> Walk:
     """Every regular file under ``root`` (at most ``limit`` entries, files and passed
     over together: past it, a problem)."""
     files: list[str] = []
+    sizes: list[int] = []
     passed: list[tuple[str, str]] = []
     try:
         top = os.stat(root)
@@ -90,9 +94,10 @@ def walk(root: str, limit: int) -> Walk:
                     subfolders.append(path)
             elif stat.S_ISREG(st.st_mode):
                 files.append(path)
+                sizes.append(st.st_size)
             else:
                 passed.append((path, _kind(st.st_mode)))
             if len(files) + len(passed) > limit:
                 raise ScenarioError([Problem.coded("log", "folder-too-many", limit=f"{limit:,}")])
         stack.extend(reversed(subfolders))
-    return Walk(tuple(files), tuple(passed))
+    return Walk(tuple(files), tuple(passed), tuple(sizes))

@@ -34,7 +34,7 @@ import re
 import sys
 from collections.abc import Callable
 from decimal import Decimal
-from functools import cache, partial
+from functools import cache
 from types import FrameType
 from typing import Annotated, Any, TypeVar
 
@@ -377,17 +377,23 @@ def stack_room() -> bool:
 
 def decode_batch(decode: Callable[[bytes], _T], batch: list[bytes]) -> list[_T | None] | None:
     """Each line's struct, None for a line to decode in full; None for the whole batch
-    when :func:`batch_ok` says no. Decoded :data:`DEPTH_MARGIN` frames deeper than the
-    reader decodes a line in full: in CPython 3.11 Python frames count against the
-    recursion limit as the decoders' own recursion does, so msgspec stops that many
-    levels of nesting sooner than the standard decoder, in this thread only."""
+    when :func:`batch_ok` says no. Decoded under a recursion limit :data:`DEPTH_MARGIN`
+    lower than the reader's full decode of a line has: in CPython 3.11 Python frames
+    count against the recursion limit as the decoders' own recursion does, so msgspec
+    stops that many levels of nesting sooner than the standard decoder. The limit is
+    the interpreter's, every thread's, for the batch: the readers run in one thread."""
     if not batch_ok(batch):
         return None
-    return _deeper(DEPTH_MARGIN, partial(_decode_all, decode, batch))
-
-
-def _deeper(levels: int, work: Callable[[], _T]) -> _T:
-    return _deeper(levels - 1, work) if levels else work()
+    # The margin as a limit lowered by it, not as that many frames of calls: the same
+    # room (CPython 3.11 counts the limit less the frames in use, and
+    # sys.setrecursionlimit moves both alike), where 50 calls cost about 5 µs a batch,
+    # once per session file of a folder of small sessions (docs/performance.md).
+    limit = sys.getrecursionlimit()
+    sys.setrecursionlimit(limit - DEPTH_MARGIN)
+    try:
+        return _decode_all(decode, batch)
+    finally:
+        sys.setrecursionlimit(limit)
 
 
 def _decode_all(decode: Callable[[bytes], _T], batch: list[bytes]) -> list[_T | None]:
