@@ -11,9 +11,9 @@ import stat
 import sys
 from collections.abc import Sequence
 from functools import partial
-from itertools import islice
-from typing import IO, TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any
 
+from budgetcore.cli.log_stream import LogStream
 from budgetcore.cli.shell import (
     LOG_HELP,
     OPTIONS_HELP,
@@ -52,70 +52,11 @@ def _has_scenario(args: argparse.Namespace) -> bool:
     return args.scenario is not None or getattr(args, "fragment", None) is not None
 
 
-class _Stream:
-    """A log file read line by line: a read that fails midway (EIO, a device) is one
-    line naming the file, like a file that cannot be opened."""
-
-    __slots__ = ("_fh", "_name", "_what")
-
-    def __init__(self, fh: IO[bytes], what: str, name: str) -> None:
-        self._fh, self._what, self._name = fh, what, name
-
-    def readline(self, size: int = -1, /) -> bytes:
-        try:
-            return self._fh.readline(size)
-        except OSError as exc:
-            raise Unreadable(
-                f"{self._what} file {shown_name(self._name)} cannot be read: {exc.strerror}"
-            ) from None
-
-    def readlines_capped(self, size: int, count: int) -> list[bytes]:
-        """Up to ``count`` successive ``readline(size)`` in one C loop (the log reader's
-        batches, budgetcore/replay/logs/reader.py), the read error as readline's."""
-        try:
-            return list(islice(iter(partial(self._fh.readline, size), b""), count))
-        except OSError as exc:
-            raise Unreadable(
-                f"{self._what} file {shown_name(self._name)} cannot be read: {exc.strerror}"
-            ) from None
-
-    def head(self, size: int) -> bytes:
-        """The file's first ``size`` bytes, read through the stream's buffer and the
-        stream put back at its start (within the buffer: no system call); b"" where
-        the stream cannot go back (a pipe: the read then tells what it holds). The
-        read's first line is then found in a full buffer, by ``memchr``: into an empty
-        one, ``readline`` scans byte by byte, an Amp thread's one line of 74 kB about
-        390 k instructions a file (docs/performance.md). ``peek`` would copy the whole
-        buffer, 64 KiB, for the 16 bytes."""
-        fh = self._fh
-        try:
-            if not fh.seekable():
-                return b""
-            head = fh.read(size)
-            fh.seek(0)
-        except OSError as exc:
-            raise Unreadable(
-                f"{self._what} file {shown_name(self._name)} cannot be read: {exc.strerror}"
-            ) from None
-        return head
-
-    def taken(self) -> int:
-        """The bytes read so far (0 where the stream cannot tell: a pipe)."""
-        try:
-            return self._fh.tell()
-        except OSError:
-            return 0
-
-    def close(self) -> None:
-        if self._fh is not sys.stdin.buffer:
-            self._fh.close()
-
-
-def _open(path: str, what: str) -> _Stream:
+def _open(path: str, what: str) -> LogStream:
     if path == "-":
         if sys.stdin is None:
             raise Unreadable(f"{what}: standard input is closed")
-        return _Stream(sys.stdin.buffer, what, "standard input")
+        return LogStream(sys.stdin.buffer, what, "standard input")
     try:
         # A 64 KiB buffer: readline costs about a third less a line than with the
         # default 8 KiB (docs/replay.md, "Speed"); the lines are the same.
@@ -127,7 +68,7 @@ def _open(path: str, what: str) -> _Stream:
     except ScenarioError:
         fh.close()
         raise
-    return _Stream(fh, what, path)
+    return LogStream(fh, what, path)
 
 
 def _walk(root: str) -> list[str]:
@@ -163,7 +104,7 @@ def read_log_path(
     *,
     advance: Callable[[int], None] | None = None,
     named: str | None = None,
-    opened: _Stream | None = None,
+    opened: LogStream | None = None,
 ) -> Any:
     """One session from a file (with its subagent files beside it:
     ``<session>/subagents/**/agent-*.jsonl``), streamed. ``advance``: told the bytes
@@ -829,7 +770,7 @@ def _database_runs(
 def _session_run(
     settings: tuple[str, str | None, Any, Any, bool],
     job: tuple[str, Sequence[str]],
-    opened: _Stream | None = None,
+    opened: LogStream | None = None,
 ) -> Any:
     """One session of a folder: its run, or why it could not be read. ``opened``: its
     main file open already (read_log_path)."""
