@@ -613,13 +613,10 @@ def test_a_wal_database_is_read_by_the_cli_without_writing_beside_it(tmp_path: P
         assert (log.agent, log.costs_nothing, log.log) == ("opencode", False, None)
         (problem,) = log.error
         assert problem.code == "log-wal-not-read"
-        assert problem.rule.startswith("is the write-ahead log of opencode.db, OpenCode's database")
+        assert problem.rule.startswith("is the write-ahead log of OpenCode's opencode.db: its")
         # Said of the database, not of a folder: the files may have been picked one by one
         # (the twelfth walk: "or read the folder with the command line").
-        assert problem.rule.endswith(
-            "or read opencode.db with the command line (budgetcore "
-            "replay --log), which reads this log with it"
-        )
+        assert problem.rule.endswith("or read opencode.db with budgetcore replay --log")
         assert folder_usage(logs).cost is None
         # A log of its header alone (SQLite's after a checkpoint that reset it) holds no
         # row: the index and it are files not read, the total as the database says.

@@ -387,8 +387,8 @@ MESSAGES: dict[str, tuple[str, str]] = {
         "{where}按名称是 {agent} 的数据库({file}),但缺少其读取器所需的表(现有:{tables})",
     ),
     "core.log-wal-not-read": (
-        "{where} is the write-ahead log of {file}, {agent}'s database: rows {agent} has not yet written into {file} may be in it alone, and the page reads a database from its own bytes, without it; close {agent}, which then writes them into {file}, or read {file} with the command line (budgetcore replay --log), which reads this log with it",
-        "{where}是 {agent} 的数据库 {file} 的预写日志:{agent} 尚未写入 {file} 的行可能只在其中,而页面只从数据库自身的字节读取,不含此日志;请关闭 {agent}(它随后会把这些行写入 {file}),或用命令行读取 {file}(budgetcore replay --log),命令行会连同此日志一起读取",
+        "{where} is the write-ahead log of {agent}'s {file}: its newest rows may be here alone, and the page reads the database without it; close {agent}, which writes them into {file}, or read {file} with budgetcore replay --log",
+        "{where}是 {agent} 的数据库 {file} 的预写日志:最新的行可能只在其中,而页面读取数据库时不含此日志;请关闭 {agent}(它会把这些行写入 {file}),或用 budgetcore replay --log 读取 {file}",
     ),
     "core.log-database-sidecar": (
         "{where} is a file SQLite keeps beside {file}, {agent}'s database, and holds no session of its own: read {file}, with this file beside it",
