@@ -87,7 +87,7 @@ def test_a_summed_message_of_no_token_stays_an_entry_and_the_others_are_billed_l
     assert len(log.main.requests) == 1
     cli = run_cli(["replay", "--log", str(FOLDER), "--usage", "--format", "table"]).out
     assert "summed usage (billed, not requests, not replayed): 2 lines" in cli
-    assert "Of these tokens, 7,500 are of messages that sum several requests' usage" in cli
+    assert "Of these tokens, 7,500 are of records that sum several requests' usage" in cli
 
 
 def _task(tmp_path: Path, aggregate_input: int) -> Path:

@@ -198,3 +198,30 @@ def test_totals_beyond_the_ledger_s_sums_are_billed_once_as_goose_counts_them(
     u = measured.usage
     assert (u.input, u.cache_read, u.output) == (22500, 21000, 1850)
     assert measured.logged_cost == Decimal("0.0700")  # the ledger's 0.0683 and 0.0017
+
+
+def test_goose_s_carried_spend_is_not_said_to_be_cline_s() -> None:
+    """The sixteenth stop's screenshot of goose/ledger: the measured usage's note on
+    summed usage named Cline's records alone ("(Cline's deleted_api_reqs,
+    subagent_usage)") under a Goose session whose summed usage is its carried spend.
+    The note names both, in the CLI's table and on the page, in both languages."""
+    import html  # noqa: PLC0415
+
+    from budgetcore.messages import t  # noqa: PLC0415
+    from budgetcore.ui.replay.logs import logs_html  # noqa: PLC0415
+    from budgetcore.ui.replay.state import ReplayPanel, with_logs  # noqa: PLC0415
+
+    folder = LEDGER.parents[2]
+    table = run_cli(["replay", "--log", str(folder), "--usage", "--format", "table"]).out
+    assert "Goose's spend carried into its usage ledger" in table
+    files = tuple(
+        (p.relative_to(folder.parent).as_posix(), p.read_bytes())
+        for p in sorted(folder.rglob("*"))
+        if p.is_file()
+    )
+    panel = with_logs(ReplayPanel(), files)
+    for lang in ("en", "zh"):
+        page = html.unescape(str(logs_html(panel, lang, wide=True)))
+        said = t("replay.logs.summed", lang, tokens="2,100")
+        assert said in page
+        assert "Goose" in said

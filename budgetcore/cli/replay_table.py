@@ -237,12 +237,8 @@ def _measured(m: MeasuredUsage, write: Write) -> None:
     _grid(_USAGE_HEAD, _usage_rows(m.models, m), write)
     if m.logged_cost is not None:  # the page's sentence (MeasuredUsage.logged_cost_text)
         write(f"  {m.logged_cost_text(money_text(m.logged_cost), 'en')}\n")
-    if m.summed:
-        write(
-            f"  Of these tokens, {m.summed:,} are of messages that sum several requests' "
-            "usage (Cline's deleted_api_reqs, subagent_usage): billed, counted as no "
-            "request, not replayed.\n"
-        )
+    if m.summed:  # the page's sentence
+        write(f"  {t('replay.logs.summed', 'en', tokens=f'{m.summed:,}')}\n")
     if m.unread:  # the page's sentence (MeasuredUsage.incomplete_text)
         write(f"  {m.incomplete_text('en')}\n")
 

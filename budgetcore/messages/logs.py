@@ -382,11 +382,12 @@ MESSAGES: dict[str, tuple[str, str]] = {
         "Sessions that cannot be replayed but hold nothing that may carry a bill (every line read, none a response or a usage record): {n}. The total counts them as $0.",
         "无法回放、但其中没有任何可能计费之条目的会话(每一行都已读取,没有回复或用量记录):{n} 个。合计将其计为 $0。",
     ),
-    # Messages that sum several requests' usage (Cline's deleted_api_reqs and
-    # subagent_usage: ModelUsage.summed), billed in the measured usage, no requests.
+    # Records that sum several requests' usage (Cline's deleted_api_reqs and
+    # subagent_usage, Goose's spend carried into its usage ledger: ModelUsage.summed),
+    # billed in the measured usage, no requests. The CLI's table says the same.
     "replay.logs.summed": (
-        "Of these tokens, {tokens} are of messages that sum several requests' usage (Cline's deleted_api_reqs, subagent_usage): billed, counted as no request, not replayed.",
-        "其中 {tokens} 个 token 来自汇总多个请求用量的消息(Cline 的 deleted_api_reqs、subagent_usage):计费,但不算作请求,也不回放。",
+        "Of these tokens, {tokens} are of records that sum several requests' usage (Cline's deleted_api_reqs and subagent_usage, Goose's spend carried into its usage ledger): billed, counted as no request, not replayed.",
+        "其中 {tokens} 个 token 来自汇总多个请求用量的记录(Cline 的 deleted_api_reqs 与 subagent_usage、Goose 结转进用量账本的花费):计费,但不算作请求,也不回放。",
     ),
     # The log's own cost (Claude Code's costUSD, pi's usage.cost.total, OpenCode's and
     # Cline's cost, Copilot CLI's nano AIU): one sentence, no agent's field name.
