@@ -601,12 +601,7 @@ def test_a_wal_database_is_read_by_the_cli_without_writing_beside_it(tmp_path: P
         total = json.loads(out.out.splitlines()[-1])["total"]
         assert total["measured"]["requests"] == requests + 1, (requests, total)
         files = tuple((f"opencode/{p.name}", p.read_bytes()) for p in sorted(wal.parent.iterdir()))
-        steps = import_steps(files, picked_folder=True)
-        try:
-            while True:
-                next(steps)
-        except StopIteration as done:
-            logs, not_read = done.value
+        logs, not_read = reader.finish(import_steps(files, picked_folder=True))
         beside = "replay.not-read.sqlite-beside"
         assert not_read == (("opencode/opencode.db-shm", beside),)
         (log,) = [x for x in logs if x.name == "opencode/opencode.db-wal"]
@@ -621,12 +616,7 @@ def test_a_wal_database_is_read_by_the_cli_without_writing_beside_it(tmp_path: P
         # A log of its header alone (SQLite's after a checkpoint that reset it) holds no
         # row: the index and it are files not read, the total as the database says.
         empty = tuple((n, d[:32] if n.endswith("-wal") else d) for n, d in files)
-        steps = import_steps(empty, picked_folder=True)
-        try:
-            while True:
-                next(steps)
-        except StopIteration as done:
-            logs, not_read = done.value
+        logs, not_read = reader.finish(import_steps(empty, picked_folder=True))
         assert not_read == (
             ("opencode/opencode.db-shm", beside),
             ("opencode/opencode.db-wal", beside),

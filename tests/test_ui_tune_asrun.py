@@ -47,9 +47,14 @@ LOGS = ROOT / "tests" / "fixtures" / "logs"
 
 
 def _tuned(fixture: str, lang: str = "en") -> PageState:
+    return _tune_over(folder_files(LOGS / fixture), lang)
+
+
+def _tune_over(files: tuple[tuple[str, bytes], ...], lang: str) -> PageState:
+    """Tune over ``files`` imported on the page in ``lang``, run to its end."""
     state = reduce(initial_state(), LanguageChosen(lang))
     state = reduce(reduce(state, ReplayToggled(True)), ReplaySourceChosen("log"))
-    state = reduce(state, ReplayLogsLoaded(folder_files(LOGS / fixture)))
+    state = reduce(state, ReplayLogsLoaded(files))
     return tune_done(reduce(state, TuneToggled(True)))
 
 
@@ -60,10 +65,7 @@ def _tuned_folder(
     the page in ``lang``: the state, and each session's name beside its backtest."""
     for agent, folder in fixtures:
         shutil.copytree(LOGS / agent / folder, tmp_path / agent)
-    state = reduce(initial_state(), LanguageChosen(lang))
-    state = reduce(reduce(state, ReplayToggled(True)), ReplaySourceChosen("log"))
-    state = reduce(state, ReplayLogsLoaded(folder_files(tmp_path)))
-    state = tune_done(reduce(state, TuneToggled(True)))
+    state = _tune_over(folder_files(tmp_path), lang)
     job = state.tune.job
     assert job is not None
     sessions = zip(job.inputs.sessions, job.inputs.baselines, strict=True)
@@ -677,10 +679,7 @@ def test_tunes_as_run_line_says_a_measured_cost_may_be_incomplete(
     shutil.copytree(LOGS / "pi" / "branch", tmp_path / "branch")
     cut = next((tmp_path / "pi").rglob("*.jsonl"))
     cut.write_bytes(cut.read_bytes() + b'{"type":"message","id":"c9","parentId":"c8","mess')
-    state = reduce(initial_state(), LanguageChosen(lang))
-    state = reduce(reduce(state, ReplayToggled(True)), ReplaySourceChosen("log"))
-    state = reduce(state, ReplayLogsLoaded(folder_files(tmp_path)))
-    state = tune_done(reduce(state, TuneToggled(True)))
+    state = _tune_over(folder_files(tmp_path), lang)
     job = state.tune.job
     assert job is not None
     assert sorted(b.as_run.unread for b in job.inputs.baselines) == [0, 1]

@@ -23,22 +23,24 @@ class LogStream:
     def __init__(self, fh: IO[bytes], what: str, name: str) -> None:
         self._fh, self._what, self._name = fh, what, name
 
+    def _failed(self, exc: OSError) -> Unreadable:
+        """A read that failed, said as one line naming the file."""
+        return Unreadable(
+            f"{self._what} file {shown_name(self._name)} cannot be read: {exc.strerror}"
+        )
+
     def readline(self, size: int = -1, /) -> bytes:
         try:
             return self._fh.readline(size)
         except OSError as exc:
-            raise Unreadable(
-                f"{self._what} file {shown_name(self._name)} cannot be read: {exc.strerror}"
-            ) from None
+            raise self._failed(exc) from None
 
     def read(self, size: int = -1, /) -> bytes:
         """Up to ``size`` bytes (a whole document's pieces: tally.lines_of)."""
         try:
             return self._fh.read(size)
         except OSError as exc:
-            raise Unreadable(
-                f"{self._what} file {shown_name(self._name)} cannot be read: {exc.strerror}"
-            ) from None
+            raise self._failed(exc) from None
 
     def readlines_capped(self, size: int, count: int) -> list[bytes]:
         """Up to ``count`` successive ``readline(size)`` in one C loop (the log reader's
@@ -46,9 +48,7 @@ class LogStream:
         try:
             return list(islice(iter(partial(self._fh.readline, size), b""), count))
         except OSError as exc:
-            raise Unreadable(
-                f"{self._what} file {shown_name(self._name)} cannot be read: {exc.strerror}"
-            ) from None
+            raise self._failed(exc) from None
 
     def head(self, size: int) -> bytes:
         """The file's first ``size`` bytes, read through the stream's buffer and the
@@ -65,9 +65,7 @@ class LogStream:
             head = fh.read(size)
             fh.seek(0)
         except OSError as exc:
-            raise Unreadable(
-                f"{self._what} file {shown_name(self._name)} cannot be read: {exc.strerror}"
-            ) from None
+            raise self._failed(exc) from None
         return head
 
     def taken(self) -> int:
