@@ -226,14 +226,17 @@ def _opencode_parts(paths: Sequence[str]) -> dict[tuple[str, str], list[str]]:
 
 def plan_amp(paths: Sequence[str], present: frozenset[str]) -> Claim:
     """``threads/T-<uuid>.json``, each thread a session; the ``threads`` folder itself
-    given (where ccusage's README puts the files) holds them at its top."""
+    given (where ccusage's README puts the files) holds them at its top. Inside a
+    ``threads`` folder any ``.json`` is a thread, whatever its name, as ccusage 20.0.24
+    reads them (``adapter/amp/loader.rs``: every ``threads/*.json``): usage tools'
+    tests name one ``thread.json``, and its reader says so if it is not Amp's. At the
+    top, where the folder's name is not seen, only a ``T-`` name says Amp."""
     return Claim(
         tuple(
             SessionFiles(p, (p,))
             for p in paths
             if p.endswith(".json")
-            and p.rsplit("/", 1)[-1].startswith("T-")
-            and (p.split("/")[-2:-1] == ["threads"] or "/" not in p)
+            and (p.split("/")[-2:-1] == ["threads"] or ("/" not in p and p.startswith("T-")))
         )
     )
 
