@@ -260,15 +260,21 @@ def plan_goose(paths: Sequence[str], present: frozenset[str]) -> Claim:
 
 def plan_cline(paths: Sequence[str], present: frozenset[str]) -> Claim:
     """v4 ``sessions/<id>/<id>.messages.json``, v3 ``tasks/<task>/ui_messages.json``
-    with the task's ``task_metadata.json`` where there is one (the models it ran)."""
+    with the task's ``task_metadata.json`` where there is one (the models it ran). The
+    task's ``api_conversation_history.json`` beside it, the messages Cline sent, is
+    not read: the usage is in ui_messages.json."""
     out = []
+    unread = []
     for p in paths:
         if p.endswith(".messages.json"):
             out.append(SessionFiles(p, (p,)))
         elif p.rsplit("/", 1)[-1] == "ui_messages.json":
             meta = p.removesuffix("ui_messages.json") + "task_metadata.json"
             out.append(SessionFiles(p, (p, meta) if meta in present else (p,)))
-    return Claim(tuple(out))
+            history = p.removesuffix("ui_messages.json") + "api_conversation_history.json"
+            if history in present:
+                unread.append((history, "replay.not-read.cline-history"))
+    return Claim(tuple(out), tuple(unread))
 
 
 def plan_claude(paths: Sequence[str], present: frozenset[str]) -> Claim:
