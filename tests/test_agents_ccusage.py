@@ -241,6 +241,15 @@ DIFFERENCES: dict[tuple[str, str, str], tuple[tuple[int, ...], tuple[int, ...], 
         "the first chat span's 20,005 input tokens are 9,000 read + 11,000 written + 5: "
         "ccusage 20.0.24 takes out the reads only and bills the 11,000 written twice",
     ),
+    ("qwen", "uuid-reused", "8b8b8b8b-0000-4000-8000-000000000001"): (
+        (6000, 0, 6000, 20),
+        (21000, 0, 10500, 40),
+        "two assistant records under one uuid with different usage (a context-insight "
+        "tool's test helper writes every record as uuid u): Qwen Code writes a record "
+        "again under its uuid as it completes (qwen/rewritten), so the second is read as "
+        "a copy and billed once; ccusage 20.0.24 bills both (and the cached prompt as "
+        "input too, as in qwen/cached)",
+    ),
     ("qwen", "tool-prompt", "77777777-7777-4777-8777-777777777777"): (
         (1250, 0, 0, 300),
         (1200, 0, 0, 350),
