@@ -205,6 +205,15 @@ DIFFERENCES: dict[tuple[str, str, str], tuple[tuple[int, ...], tuple[int, ...], 
         "input and 1,800 output: Goose keeps them equal to the ledger's sums) and bills "
         "every input token at the input price",
     ),
+    ("goose", "schema-v14", "20260603_3"): (
+        (6000, 2000, 12000, 1000),
+        (20000, 0, 0, 1000),
+        "a Goose session at schema 14, before the usage ledger, whose accumulated totals "
+        "hold cache counts (a Goose 1.53 row's shape, openrig's adapter test): inside the "
+        "input, as in the ledger (token_usage.rs), so we bill 12,000 read and 2,000 "
+        "written at the cache prices; ccusage 20.0.24 reads no cache column and bills "
+        "every input token at the input price",
+    ),
     ("goose", "ledger", "gone_session"): (
         (300, 0, 0, 40),
         (0, 0, 0, 0),
@@ -231,6 +240,15 @@ DIFFERENCES: dict[tuple[str, str, str], tuple[tuple[int, ...], tuple[int, ...], 
         (11010, 11000, 19000, 300),
         "the first chat span's 20,005 input tokens are 9,000 read + 11,000 written + 5: "
         "ccusage 20.0.24 takes out the reads only and bills the 11,000 written twice",
+    ),
+    ("qwen", "uuid-reused", "8b8b8b8b-0000-4000-8000-000000000001"): (
+        (6000, 0, 6000, 20),
+        (21000, 0, 10500, 40),
+        "two assistant records under one uuid with different usage (a context-insight "
+        "tool's test helper writes every record as uuid u): Qwen Code writes a record "
+        "again under its uuid as it completes (qwen/rewritten), so the second is read as "
+        "a copy and billed once; ccusage 20.0.24 bills both (and the cached prompt as "
+        "input too, as in qwen/cached)",
     ),
     ("qwen", "tool-prompt", "77777777-7777-4777-8777-777777777777"): (
         (1250, 0, 0, 300),
@@ -395,6 +413,22 @@ def test_goose_s_cached_tokens_cost_less_here_than_in_ccusage_by_the_cache_price
     (measured,) = [m for ids, m, _log in _ours("goose", "ledger") if ids == {"20260816_1"}]
     assert measured.cost == Decimal("0.11055")
     assert measured.logged_cost == Decimal("0.0683")
+
+
+def test_goose_s_cached_totals_cost_less_here_than_in_ccusage_by_the_cache_prices() -> None:
+    """goose/schema-v14' 20260603_3, a session from before the usage ledger: its
+    accumulated cache counts are read out of its input as the ledger's are (DIFFERENCES),
+    so the same 20,000 input and 1,000 output cost less here. Goose's own cost is beside
+    ours."""
+    (one,) = agent_sessions("goose", "schema-v14")
+    # 20,000 x 3 + 1,000 x 15 $/M, as ccusage sums it in floats
+    assert abs(Decimal(str(one["totalCost"])) - Decimal("0.075")) <= CENT_MICRO
+    ((_ids, measured, log),) = _ours("goose", "schema-v14")
+    assert log.totals_only
+    assert measured.cost == Decimal(
+        "0.0441"
+    )  # 6,000 x 3 + 2,000 x 3.75 + 12,000 x 0.3 + 1,000 x 15
+    assert measured.logged_cost == Decimal("0.05")
 
 
 @pytest.mark.parametrize(("agent", "fixture"), [("droid", "totals"), ("goose", "totals")])

@@ -815,6 +815,21 @@ def test_a_folder_s_files_not_read_say_why_each_is_left(tmp_path: Path) -> None:
     assert line.startswith(f"not read as sessions: {len(contexts) + 4} files: ")
 
 
+def test_a_cline_task_s_conversation_history_is_said_as_cline_s(tmp_path: Path) -> None:
+    """The fourth held-out round: a Cline task folder as Cline writes it holds
+    api_conversation_history.json beside ui_messages.json (a session validator's test
+    lays one out so), and the note said "no agent we read writes such a file"."""
+    shutil.copytree(LOGS / "cline" / "v3" / "tasks", tmp_path / "tasks")
+    (ui,) = (tmp_path / "tasks").rglob("ui_messages.json")
+    history = ui.with_name("api_conversation_history.json")
+    history.write_text('[{"role": "user", "content": "x"}]', "utf-8")
+    result = run_cli(["replay", "--log", str(tmp_path), "--usage", "--format", "jsonl"])
+    assert result.code == 0, result.err
+    (line,) = [x for x in result.err.splitlines() if x.startswith("not read as sessions")]
+    name = history.relative_to(tmp_path).as_posix()
+    assert f"{name} (Cline's copy of the messages sent to the model" in line
+
+
 def test_the_sessions_no_reader_placed_are_the_last_group_by_agent(tmp_path: Path) -> None:
     """The eleventh walk: a folder of Claude Code, Gemini CLI, a note no agent writes,
     OpenCode and pi listed "not read (agent unknown)" between Gemini CLI and OpenCode,

@@ -483,6 +483,11 @@ MESSAGES: dict[str, tuple[str, str]] = {
         "its file, which is read",
         "Claude Code 对子代理运行内容的说明(类型与描述),其旁边的文件会被读取",
     ),
+    "replay.not-read.cline-history": (
+        "Cline's copy of the messages sent to the model; the task's usage is read from "
+        "the ui_messages.json beside it",
+        "Cline 发送给模型的消息副本;任务的用量从其旁边的 ui_messages.json 读取",
+    ),
     "replay.not-read.gemini-logs": (
         "Gemini CLI's record of the prompts typed in a project, which holds no usage",
         "Gemini CLI 记录项目中所输入提示的文件,其中没有用量",

@@ -23,7 +23,8 @@ table of agents (``Agent.plan``) and asked in its order; the layouts:
 - a Goose data folder: ``sessions/sessions.db``, each session in it read apart;
 - a Cline folder: v4 ``sessions/<id>/<id>.messages.json``, v3
   ``tasks/<taskId>/ui_messages.json``, each a session;
-- an Amp data folder: ``threads/T-<uuid>.json``, each thread a session;
+- an Amp data folder: ``threads/T-<uuid>.json`` (any ``threads/*.json``, as ccusage
+  reads them), each thread a session;
 - an OpenCode data folder: ``opencode.db`` (``opencode-<channel>.db``), each session in
   it read apart, and the older ``storage/message/<session>/<message>.json``, one
   session per folder.

@@ -226,14 +226,17 @@ def _opencode_parts(paths: Sequence[str]) -> dict[tuple[str, str], list[str]]:
 
 def plan_amp(paths: Sequence[str], present: frozenset[str]) -> Claim:
     """``threads/T-<uuid>.json``, each thread a session; the ``threads`` folder itself
-    given (where ccusage's README puts the files) holds them at its top."""
+    given (where ccusage's README puts the files) holds them at its top. Inside a
+    ``threads`` folder any ``.json`` is a thread, whatever its name, as ccusage 20.0.24
+    reads them (``adapter/amp/loader.rs``: every ``threads/*.json``): usage tools'
+    tests name one ``thread.json``, and its reader says so if it is not Amp's. At the
+    top, where the folder's name is not seen, only a ``T-`` name says Amp."""
     return Claim(
         tuple(
             SessionFiles(p, (p,))
             for p in paths
             if p.endswith(".json")
-            and p.rsplit("/", 1)[-1].startswith("T-")
-            and (p.split("/")[-2:-1] == ["threads"] or "/" not in p)
+            and (p.split("/")[-2:-1] == ["threads"] or ("/" not in p and p.startswith("T-")))
         )
     )
 
@@ -257,15 +260,21 @@ def plan_goose(paths: Sequence[str], present: frozenset[str]) -> Claim:
 
 def plan_cline(paths: Sequence[str], present: frozenset[str]) -> Claim:
     """v4 ``sessions/<id>/<id>.messages.json``, v3 ``tasks/<task>/ui_messages.json``
-    with the task's ``task_metadata.json`` where there is one (the models it ran)."""
+    with the task's ``task_metadata.json`` where there is one (the models it ran). The
+    task's ``api_conversation_history.json`` beside it, the messages Cline sent, is
+    not read: the usage is in ui_messages.json."""
     out = []
+    unread = []
     for p in paths:
         if p.endswith(".messages.json"):
             out.append(SessionFiles(p, (p,)))
         elif p.rsplit("/", 1)[-1] == "ui_messages.json":
             meta = p.removesuffix("ui_messages.json") + "task_metadata.json"
             out.append(SessionFiles(p, (p, meta) if meta in present else (p,)))
-    return Claim(tuple(out))
+            history = p.removesuffix("ui_messages.json") + "api_conversation_history.json"
+            if history in present:
+                unread.append((history, "replay.not-read.cline-history"))
+    return Claim(tuple(out), tuple(unread))
 
 
 def plan_claude(paths: Sequence[str], present: frozenset[str]) -> Claim:
