@@ -597,12 +597,18 @@ def _kimi_models(out: str) -> tuple[dict[str, int], str | None]:
 
 
 def test_kimi_without_a_config_is_priced_as_ccusage_guesses_and_says_so(tmp_path: Path) -> None:
-    result = run_cli(["replay", "--log", str(_kimi_home(tmp_path)), "--usage"])
+    home = _kimi_home(tmp_path)
+    result = run_cli(["replay", "--log", str(home), "--usage"])
     models, assumed = _kimi_models(result.out)
     assert models == {"moonshot/kimi-k2.5": 4}
     assert assumed is not None
     assert "no config.toml" in assumed
     assert "ccusage" in assumed
+    # Said of the records that name no model, not of the whole wire: a record of a
+    # wire may name its model where others do not (held out, round 10d).
+    assert assumed.startswith("where Kimi CLI's wire names no model")
+    table = run_cli(["replay", "--log", str(home), "--usage", "--format", "table"])
+    assert "Model assumed where Kimi CLI's wire names no model" in table.out
 
 
 def test_kimi_reads_the_configured_default_model_and_says_it_is_the_config_of_now(

@@ -264,7 +264,7 @@ def _session(run: SessionRun, write: Write) -> None:
             "its totals are measured, and no request is counted.\n"
         )
     if log.model_assumed:
-        write(f"  Model assumed: {log.model_assumed}.\n")
+        write(f"  Model assumed {log.model_assumed}.\n")
     if run.as_run is not None:
         _as_run(run.as_run, write)
     m = run.model

@@ -46,12 +46,12 @@ MESSAGES: dict[str, tuple[str, str]] = {
     "replay.log.format.droid": ("Droid session", "Droid 会话"),
     "replay.log.format.goose": ("Goose session", "Goose 会话"),
     "replay.log.model-assumed.config": (
-        "The model is assumed: Kimi CLI's wire names none, so the default model of today's config.toml prices it (a session run with --model, or before the configuration changed, used another).",
-        "模型为假定:Kimi CLI 的 wire 记录不含模型,因此按当前 config.toml 的默认模型计价(以 --model 运行或在配置更改之前运行的会话使用的是其他模型)。",
+        "The model is assumed where Kimi CLI's wire names none: the default model of today's config.toml prices those requests (a session run with --model, or before the configuration changed, used another).",
+        "凡 Kimi CLI 的 wire 记录未写模型之处,模型为假定:这些请求按当前 config.toml 的默认模型计价(以 --model 运行或在配置更改之前运行的会话使用的是其他模型)。",
     ),
     "replay.log.model-assumed.guess": (
-        "The model is assumed: Kimi CLI's wire names none and no config.toml was read, so it is priced as ccusage prices kimi-for-coding (kimi-k2.5 before 2026-04-20 16:48 UTC, kimi-k2.6 from then on).",
-        "模型为假定:Kimi CLI 的 wire 记录不含模型,且未读取 config.toml,因此按 ccusage 对 kimi-for-coding 的计价(2026-04-20 16:48 UTC 之前为 kimi-k2.5,之后为 kimi-k2.6)。",
+        "The model is assumed where Kimi CLI's wire names none and no config.toml was read: those requests are priced as ccusage prices kimi-for-coding (kimi-k2.5 before 2026-04-20 16:48 UTC, kimi-k2.6 from then on).",
+        "凡 Kimi CLI 的 wire 记录未写模型且未读取 config.toml 之处,模型为假定:这些请求按 ccusage 对 kimi-for-coding 的计价(2026-04-20 16:48 UTC 之前为 kimi-k2.5,之后为 kimi-k2.6)。",
     ),
     "replay.log.other-series": (
         "Other series, each on its own branch (this replay is of the main one; the ledger counts them): {names}",

@@ -170,9 +170,9 @@ def model_at(time: int | None) -> str:
 #: Kimi Code's own model id (the subscription's), priced by date as ccusage does.
 KIMI_FOR_CODING = "kimi-for-coding"
 GUESSED = (
-    "Kimi CLI's wire names no model and no config.toml was read: priced as ccusage "
-    "does, kimi-for-coding as moonshot/kimi-k2.5 before 2026-04-20 16:48 UTC and "
-    "moonshot/kimi-k2.6 from then on"
+    "where Kimi CLI's wire names no model and no config.toml was read: priced as "
+    "ccusage does, kimi-for-coding as moonshot/kimi-k2.5 before 2026-04-20 16:48 UTC "
+    "and moonshot/kimi-k2.6 from then on"
 )
 
 
@@ -237,7 +237,7 @@ def read_kimi(files: Sequence[tuple[str, LineSource]], *, what: str = "log") -> 
         tally.model_assumed = GUESSED
     else:
         tally.model_assumed = (
-            f"Kimi CLI's wire names no model: config.toml's default_model now "
+            f"where Kimi CLI's wire names no model: config.toml's default_model now "
             f"({default} = {named}), which a session run with --model, or before the "
             "configuration changed, did not use"
         )
