@@ -357,9 +357,9 @@ def _calls(
             tally.entry(_NO_TOKENS)
             continue
         reasoning = total - fresh - output if total > fresh + output else 0
-        priced = names.get(named, _CARRIED)
-        if priced == _CARRIED:
-            priced = names[named] = _priced(named)
+        if named not in names:  # each name resolved once a session
+            names[named] = _priced(named)
+        priced = names[named]
         at = created * 1000 if type(created) is int and 0 <= created < 10**11 else _time(created)
         call: Row = (
             line,
