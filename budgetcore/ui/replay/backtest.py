@@ -31,6 +31,7 @@ __all__ = [
     "QUALITY_KEYS",
     "as_run_html",
     "as_run_said",
+    "incomplete_said",
     "ratio_said",
     "what_if_html",
     "window_evidence",
@@ -68,6 +69,19 @@ def ratio_said(r: Decimal | None, lang: str) -> str:
     from budgetcore.replay.asrun import ratio_text  # noqa: PLC0415
 
     return t("asrun.unknown", lang) if r is None else ratio_text(r)
+
+
+def incomplete_said(unread: int, lang: str) -> tuple[object, ...]:
+    """After an as-run line (the replay's, Tune's sum): that its measured cost may be
+    incomplete, where ``unread`` malformed lines may have carried a bill; nothing else."""
+    if not unread:
+        return ()
+    from budgetcore.replay.logs.usage import incomplete_text  # noqa: PLC0415
+
+    return (
+        t("msg.sentence-gap", lang),
+        el("span", {"data-unread-billing-lines": unread}, incomplete_text(unread, lang)),
+    )
 
 
 def as_run_said(
@@ -357,18 +371,7 @@ def as_run_html(
             if a.summed_left_out
             else ()
         ),
-        *(
-            (
-                t("msg.sentence-gap", lang),
-                el(
-                    "span",
-                    {"data-unread-billing-lines": a.unread},
-                    a.measured.incomplete_text(lang),
-                ),
-            )
-            if a.unread
-            else ()
-        ),
+        *incomplete_said(a.unread, lang),
     )
     unknown = t("asrun.unknown", lang)
     runtime = el(

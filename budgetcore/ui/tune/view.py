@@ -147,20 +147,15 @@ def backtest_html(job: TuneJob, lang: str) -> Markup:
     ]
     runs = [run for _, run in named]
     measured, modelled, ratio = backtest_sum(runs)
-    from budgetcore.replay.logs.usage import incomplete_text  # noqa: PLC0415
-    from budgetcore.ui.replay.backtest import as_run_said, ratio_said  # noqa: PLC0415
+    from budgetcore.ui.replay.backtest import (  # noqa: PLC0415
+        as_run_said,
+        incomplete_said,
+        ratio_said,
+    )
 
     # The measured side counts none of the malformed lines that may have carried a bill,
     # so the sum says so as each session's line does (it looked whole, the twelfth walk).
-    unread = sum(run.unread for run in runs)
-    incomplete: tuple[object, ...] = (
-        (
-            t("msg.sentence-gap", lang),
-            el("span", {"data-unread-billing-lines": unread}, incomplete_text(unread, lang)),
-        )
-        if unread
-        else ()
-    )
+    incomplete = incomplete_said(sum(run.unread for run in runs), lang)
     line = el(
         "p",
         {
