@@ -521,6 +521,65 @@ def test_one_log_without_a_scenario_takes_its_model(capsys: pytest.CaptureFixtur
     assert summary["cost_measure"] == "money"  # the registry's prices for the log's model
 
 
+def _points(out: str) -> list[dict[str, Any]]:
+    """The grid's points, without the session names (a folder names its files relative)."""
+    return [json.loads(line) for line in out.splitlines()[:-1]]
+
+
+def test_a_folder_of_one_model_stands_in_for_the_scenario_as_one_file_does(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """docs/tune.md, "Scenario": a folder whose sessions all ran one model (at one
+    window) is tuned under that model, as one file is; the same points as the file."""
+    folder = tmp_path / "projects"
+    folder.mkdir()
+    log = next((LOGS / "01-plain-2.1").rglob("*.jsonl"))
+    shutil.copy(log, folder / "a.jsonl")
+    grid = ("--k", "1000,4000,9000", "--s", "1024,2048")
+    code, out, err = _tune(capsys, "--log", str(folder), *grid)
+    assert code == 0, err
+    code1, out1, _ = _tune(capsys, "--log", str(log), *grid)
+    assert code1 == 0
+    assert _points(out) == _points(out1)
+    summary = json.loads(out.splitlines()[-1])["summary"]
+    assert summary["cost_measure"] == "money"
+    # Two sessions of that model (08's) add up under it: no scenario asked for.
+    shutil.copy(next((LOGS / "08-cache-1h").rglob("*.jsonl")), folder / "b.jsonl")
+    code2, out2, err2 = _tune(capsys, "--log", str(folder), *grid)
+    assert code2 == 0, err2
+    assert json.loads(out2.splitlines()[-1])["summary"]["sessions"] == 2
+
+
+def test_a_folder_of_several_models_is_refused_naming_them(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    folder = tmp_path / "projects"
+    folder.mkdir()
+    for i, name in enumerate(("01-plain-2.1", "08-cache-1h", "17-sonnet-4-20250514")):
+        shutil.copy(next((LOGS / name).rglob("*.jsonl")), folder / f"{i}.jsonl")
+    code, out, err = _tune(capsys, "--log", str(folder), "--k", "1000", "--s", "1024")
+    assert (code, out) == (2, "")
+    assert (
+        "ran 2 models, by sessions: claude-sonnet-4-5-20250929 ×2, claude-sonnet-4-20250514 ×1"
+        in err
+    )
+    assert "a JSON file, - or --fragment" in err
+
+
+def test_a_database_of_totals_only_sessions_names_each_not_none(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """A Goose database keeps each session's totals: each session is named as not
+    replayed, and why; "must hold at least one session" named none of them."""
+    folder = ROOT / "tests" / "fixtures" / "logs" / "goose" / "totals"
+    code, out, err = _tune(
+        capsys, _scenario_file(tmp_path), "--log", str(folder), "--k", "1000", "--s", "1024"
+    )
+    assert (code, out) == (2, "")
+    assert err.count("keeps only per-session totals (Goose records") == 2, err
+    assert "at least one session" not in err
+
+
 @pytest.mark.parametrize(
     ("args", "message"),
     [

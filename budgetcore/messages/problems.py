@@ -956,8 +956,12 @@ MESSAGES: dict[str, tuple[str, str]] = {
         "{where} 是必填项:JSON 文件、- 或 --fragment",
     ),
     "core.scenario-required-log": (
-        "{where} is required: a JSON file, - or --fragment (only one --log file may stand in for it, with its own model)",
-        "{where} 是必填项:JSON 文件、- 或 --fragment(只有一个 --log 文件时可以用它及其模型代替)",
+        "{where} is required: a JSON file, - or --fragment (only one --log file or folder may stand in for it, with its own model)",
+        "{where} 是必填项:JSON 文件、- 或 --fragment(只有一个 --log 文件或文件夹时可以用它及其模型代替)",
+    ),
+    "core.scenario-required-models": (
+        "{where} is required: a JSON file, - or --fragment (the sessions of this folder ran {count} models, by sessions: {ran}; a tune replays them all under one)",
+        "{where} 是必填项:JSON 文件、- 或 --fragment(此文件夹的会话用了 {count} 个模型,按会话数:{ran};调优须在同一场景下回放全部会话)",
     ),
     "core.peers-model": (
         "{where} cannot be given with --window/--max-output: give one or the other",

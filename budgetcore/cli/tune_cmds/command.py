@@ -29,7 +29,12 @@ from budgetcore.cli.shell import (
     whole_flag,
 )
 from budgetcore.cli.tune_cmds.grid import _axes, _generated, _which, options_read
-from budgetcore.cli.tune_cmds.logs import _database_tasks, _log_scenario
+from budgetcore.cli.tune_cmds.logs import (
+    _database_tasks,
+    _folder_scenario,
+    _log_scenario,
+    one_folder,
+)
 from budgetcore.cli.tune_cmds.output import write_tune
 from budgetcore.cli.tune_cmds.runners import MAX_JOBS, Job, Task, run_tasks
 from budgetcore.cli.tune_cmds.runtime import _runtime_axis
@@ -190,10 +195,13 @@ def tune_arguments(p: argparse.ArgumentParser) -> None:
     )
 
 
-def _tasks(args: argparse.Namespace, fmt: str | None, read: Any = None) -> list[Task]:
+def _tasks(
+    args: argparse.Namespace, fmt: str | None, read: Any = None, models: list[Any] | None = None
+) -> list[Task]:
     """One task per session of every --turns, --generate and --log, in that order;
     ``read``: the one --log already read for the scenario, replayed as read when it
-    gives its bytes once (standard input, a pipe)."""
+    gives its bytes once (standard input, a pipe); ``models``: where given, a database
+    session's model, read with its turns (a folder's own scenario)."""
     from budgetcore.replay.turns import parse_turn_lines  # noqa: PLC0415
 
     tasks: list[Task] = []
@@ -234,7 +242,9 @@ def _tasks(args: argparse.Namespace, fmt: str | None, read: Any = None) -> list[
         for session in folder.sessions:
             files = tuple(os.path.join(path, *p.split("/")) for p in session.files)
             name = _shown(session.name)  # on one line, as replay names it
-            if len(files) == 1 and _database_tasks(files[0], name, fmt, args.series, tasks):
+            if len(files) == 1 and _database_tasks(
+                files[0], name, fmt, args.series, tasks, models=models
+            ):
                 continue
             tasks.append(Task(name, files=files, fmt=fmt, series=args.series))
     return tasks
@@ -250,7 +260,12 @@ def cmd_tune(args: argparse.Namespace) -> int:
         out_fmt = "table" if sys.stdout is not None and sys.stdout.isatty() else "jsonl"
     fmt = None if args.log_format == "auto" else args.log_format
     read = None
-    if args.scenario is None and args.fragment is None:
+    tasks = None
+    if args.scenario is None and args.fragment is None and one_folder(args):
+        models: list[Any] = []
+        tasks = _tasks(args, fmt, models=models)
+        scenario, options, options_text = _folder_scenario(args, tasks, models)
+    elif args.scenario is None and args.fragment is None:
         scenario, options, read, options_text = _log_scenario(args, fmt)
     else:
         scenario = scenario_of(args)
@@ -278,7 +293,8 @@ def cmd_tune(args: argparse.Namespace) -> int:
         max_compression=args.max_compression,
     )
     own = (scenario.config.trigger_tokens, scenario.config.summary_max_tokens)
-    tasks = _tasks(args, fmt, read)
+    if tasks is None:
+        tasks = _tasks(args, fmt, read)
     what_ifs = len(tasks) <= MAX_WHAT_IF_SESSIONS
     job = Job(scenario, options, ks, ss, own, args.engine, what_ifs=what_ifs)
     from budgetcore.cli.progress import Progress  # noqa: PLC0415

@@ -95,6 +95,11 @@ def work(task: Task, job: Job) -> Done:
             from budgetcore.cli.replay_cmds import read_log_path  # noqa: PLC0415
 
             log = task.log or read_log_path(task.files[0], task.fmt, files=list(task.files))
+            if not log.series:
+                # A database's session with nothing billed: said as replay says it.
+                from budgetcore.replay.logs import no_requests  # noqa: PLC0415
+
+                raise no_requests(log)
             if log.totals_only:
                 from budgetcore.replay.logs.session import totals_problem  # noqa: PLC0415
 
