@@ -4,16 +4,20 @@ gives), one Chromium per session, a fresh context (cold page) per test."""
 
 from __future__ import annotations
 
+import contextlib
 import fcntl
 import functools
+import os
 import subprocess
 import threading
+import warnings
 from collections.abc import Iterator
 from http.server import SimpleHTTPRequestHandler, ThreadingHTTPServer
 from pathlib import Path
 from typing import Any
 
 import pytest
+from playwright.sync_api import Error as PlaywrightError
 from playwright.sync_api import sync_playwright
 
 from tests.helpers import load_webserver
@@ -79,14 +83,29 @@ def browser() -> Iterator[Any]:
         b.close()
 
 
+def _machine() -> str:
+    """Memory available, Chromium's processes and the load, for a crash's warning."""
+    meminfo = Path("/proc/meminfo").read_text(encoding="ascii").splitlines()
+    available = next((line.split()[1] for line in meminfo if line.startswith("MemAvailable")), "?")
+    chromium = 0
+    for stat in Path("/proc").glob("[0-9]*/comm"):
+        with contextlib.suppress(OSError):
+            chromium += stat.read_text(encoding="utf-8").startswith("chrom")
+    return f"{available} kB available, {chromium} Chromium processes, load {os.getloadavg()[0]:.1f}"
+
+
 class Page:
     """A loaded controller page with what it logged and requested."""
 
     def __init__(self, page: Any, base_url: str) -> None:
-        self.page = page
         self.base_url = base_url
         self.requests: list[str] = []
         self.errors: list[str] = []
+        self._scripts: list[str] = []
+        self._listen(page)
+
+    def _listen(self, page: Any) -> None:
+        self.page = page
         page.on("request", lambda r: self.requests.append(r.url))
         page.on("pageerror", lambda e: self.errors.append(str(e)))
         page.on(
@@ -94,7 +113,34 @@ class Page:
             lambda m: self.errors.append(m.text) if m.type == "error" else None,
         )
 
+    def init_script(self, script: str) -> None:
+        """A script run before the page's own, kept for a page booted again."""
+        self._scripts.append(script)
+        self.page.add_init_script(script)
+
     def open(self, path: str = "") -> Page:
+        try:
+            return self._open(path)
+        except PlaywrightError as exc:
+            if "Target crashed" not in str(exc):
+                raise
+        # Chromium's renderer died while the page booted: seen late in two whole-suite
+        # runs out of about ten, on one xdist worker's browser, never in 340 boots of one
+        # browser alone (the seventeenth stop), so not yet explained. Boot once more in a
+        # new page, and say so with what the machine had then; a second crash fails.
+        said = f"Chromium's renderer crashed at boot ({_machine()}); booted again"
+        with warnings.catch_warnings():  # the suite's filter makes warnings errors
+            warnings.simplefilter("default")
+            warnings.warn(said, stacklevel=2)
+        crashed = self.page
+        self._listen(crashed.context.new_page())
+        with contextlib.suppress(PlaywrightError):
+            crashed.close()
+        for script in self._scripts:
+            self.page.add_init_script(script)
+        return self._open(path)
+
+    def _open(self, path: str) -> Page:
         self.page.goto(self.base_url + path)
         self.page.wait_for_function(
             "document.documentElement.dataset.state !== 'loading'", timeout=90_000

@@ -168,7 +168,7 @@ def test_the_open_panels_below_both_columns_wait_for_a_scroll_at_about_their_hei
     the page hardly moves when a scroll first draws it (docs/performance.md, "The first
     frame's boxes")."""
     for page in _page_at(browser, base_url, width, height):
-        page.page.add_init_script(_FIRST_DRAWN)
+        page.init_script(_FIRST_DRAWN)
         page.open("#lang=zh" if lang == "zh" else "")
         panels = ["experiments", "samples", "config"]
         first = dict(reversed(page.page.evaluate("window.__skipped")))

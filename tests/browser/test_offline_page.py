@@ -141,7 +141,7 @@ def test_the_file_s_first_frame_is_in_the_reader_s_language(
     context = browser.new_context(locale=locale, viewport={"width": 1280, "height": 900})
     try:
         page = Page(context.new_page(), (site / "budgetcore.html").as_uri())
-        page.page.add_init_script(FIRST_FRAME)
+        page.init_script(FIRST_FRAME)
         page.open()
         first = page.page.evaluate("window.__first")
         stages = page.page.evaluate("window.__stages")

@@ -98,7 +98,7 @@ def test_python_takes_over_the_prerendered_page_without_rewriting_it(page: Page)
     """The default scenario at desktop width in English is what the build pre-rendered:
     the shell keeps those very nodes (no rewrite, no re-layout at boot) and the page
     still answers an input. A link is another scenario: its page is painted anew."""
-    page.page.add_init_script(MARK_NODES)
+    page.init_script(MARK_NODES)
     page.open()
     kept = page.page.evaluate(KEPT)
     assert len(kept) >= 5
@@ -126,7 +126,7 @@ def test_nothing_moves_from_first_paint_until_the_registry_is_in(
     context = browser.new_context(viewport={"width": width, "height": 800}, locale=locale)
     request = context.new_page()
     page = Page(request, base_url)
-    page.page.add_init_script(
+    page.init_script(
         """window.__shifts = [];
         new PerformanceObserver(l => window.__shifts.push(...l.getEntries().map(e => ({
             value: e.value,
@@ -288,7 +288,7 @@ def test_the_boot_stages_are_told_in_the_page_s_language(
     context = browser.new_context(viewport={"width": 1280, "height": 900}, locale=locale)
     try:
         page = Page(context.new_page(), base_url)
-        page.page.add_init_script(STAGES)
+        page.init_script(STAGES)
         page.open()
         assert page.page.evaluate("document.documentElement.lang") == (
             "zh-CN" if lang == "zh" else "en"

@@ -301,7 +301,7 @@ def test_the_peers_panel_keeps_its_place_while_its_lines_load(
     anchoring holds the inputs' column beside them, not theirs. The panel waits at about
     its final height instead (web/style.css, measured per width and language)."""
     for page in _page_at(browser, base_url, width, 844):
-        page.page.add_init_script(_PEERS_WAIT)
+        page.init_script(_PEERS_WAIT)
         page.open("#lang=zh" if lang == "zh" else "")
         p = page.page
         p.wait_for_timeout(300)
