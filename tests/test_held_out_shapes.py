@@ -1121,3 +1121,27 @@ def test_a_kimi_code_wire_without_its_metadata_line_is_kimi_s(head: list[Any]) -
     assert (request.input, request.cache_read, request.output) == (2000, 8000, 300)
     (ledger,) = log.ledger
     assert ledger.accounted == ledger.lines == len(head) + 1
+
+
+def test_a_copilot_otel_span_of_only_a_total_is_listed_not_read_as_no_usage() -> None:
+    """A chat span of ``gen_ai.usage.total_tokens`` alone (a usage tool's Copilot test,
+    held out in round 10e) was an entry "otel chat span (no usage)": 250 billed tokens
+    read as none, and a file of such spans alone a session whose cost was known. It is
+    malformed with the total's reason, as Amp's, pi's, OpenCode's and Kimi's totals
+    are, with the compiled decoder and without it; the session's cost says it may be
+    incomplete."""
+    (path,) = (LOGS / "copilot" / "otel-total-only").rglob("*.jsonl")
+    data = path.read_bytes()
+    for log in both_decodings(lambda: read_sessions([(path.name, io.BytesIO(data))])[0]):
+        (ledger,) = log.ledger
+        assert (ledger.lines, ledger.accounted, ledger.malformed) == (2, 2, (2,))
+        (problem,) = log.skipped
+        assert (problem.path, problem.code) == (
+            "line 2: attributes.gen_ai.usage.total_tokens",
+            "log-total-only",
+        )
+        (request,) = next(s for s in log.series if s.requests).requests
+        assert (request.input, request.cache_read, request.output) == (4000, 8000, 400)
+        measured = run_session(log.name, log, scenario=None, options=None, replay_it=False).measured
+        assert measured is not None
+        assert measured.unread
