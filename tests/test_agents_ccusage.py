@@ -241,6 +241,14 @@ DIFFERENCES: dict[tuple[str, str, str], tuple[tuple[int, ...], tuple[int, ...], 
         "the first chat span's 20,005 input tokens are 9,000 read + 11,000 written + 5: "
         "ccusage 20.0.24 takes out the reads only and bills the 11,000 written twice",
     ),
+    ("copilot", "otel-total-only", "cccccccc-0000-4000-8000-0000000000e1"): (
+        (4000, 0, 8000, 400),
+        (4000, 0, 8000, 650),
+        "a chat span of gen_ai.usage.total_tokens alone (250; a usage tool's Copilot "
+        "store test writes one): ccusage 20.0.24 bills the total as output; which of "
+        "those tokens were input and which output is not written, so we list the span "
+        "as malformed, as Amp's",
+    ),
     ("qwen", "uuid-reused", "8b8b8b8b-0000-4000-8000-000000000001"): (
         (6000, 0, 6000, 20),
         (21000, 0, 10500, 40),

@@ -857,3 +857,26 @@ def test_the_sessions_no_reader_placed_are_the_last_group_by_agent(tmp_path: Pat
     assert [r.split()[0] for r in rows] == ["Gemini", "pi", "not"]
     page = logs_html(with_logs(ReplayPanel(), picked_folder(tmp_path)), "en")
     assert re.findall(r'data-agent-row="([^"]+)"', page) == ["gemini-cli", "pi", "unread"]
+
+
+def test_a_copilot_session_s_workspace_yaml_is_said_as_copilot_s(tmp_path: Path) -> None:
+    """The fifth held-out round: Copilot CLI writes a workspace.yaml (the session's id,
+    folder, summary and times) beside each session's events.jsonl, as other projects'
+    tests lay a session folder out, and the note said "no agent we read writes such a
+    file". It says whose it is, with a session store beside the events too; the total
+    stays known (the file holds no usage)."""
+    shutil.copytree(LOGS / "copilot" / "events", tmp_path / "events")
+    (events,) = (tmp_path / "events").rglob("events.jsonl")
+    note = events.with_name("workspace.yaml")
+    note.write_text('id: x\ncwd: /p\nsummary: "placeholder"\n', "utf-8")
+    shutil.copytree(LOGS / "copilot" / "store", tmp_path / "store")
+    (stored,) = (tmp_path / "store").rglob("events.jsonl")
+    beside_store = stored.with_name("workspace.yaml")
+    beside_store.write_text("id: session-1\n", "utf-8")
+    result = run_cli(["replay", "--log", str(tmp_path), "--usage", "--format", "jsonl"])
+    assert result.code == 0, result.err
+    (line,) = [x for x in result.err.splitlines() if x.startswith("not read as sessions")]
+    first = min(p.relative_to(tmp_path).as_posix() for p in (note, beside_store))
+    assert f"{first} and 1 more file (Copilot CLI's note of a session's folder" in line
+    assert "no agent we read" not in line
+    assert _total(result.out)["measured"]["cost"] is not None  # type: ignore[index]

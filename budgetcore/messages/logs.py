@@ -474,6 +474,11 @@ MESSAGES: dict[str, tuple[str, str]] = {
         "Copilot CLI usage that the OpenTelemetry export beside it holds again, which is read",
         "Copilot CLI 的用量,旁边的 OpenTelemetry 导出中又记录了一遍,改为读取该导出",
     ),
+    "replay.not-read.copilot-workspace": (
+        "Copilot CLI's note of a session's folder and summary, beside its events.jsonl; it "
+        "holds no usage",
+        "Copilot CLI 对会话所在文件夹与摘要的记录,位于其 events.jsonl 旁边;其中没有用量",
+    ),
     "replay.not-read.sqlite-beside": (
         "SQLite's own file beside a database, which the page reads from its bytes alone",
         "数据库旁边 SQLite 自己的文件,页面只从数据库自身的字节读取",

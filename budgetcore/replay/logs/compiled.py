@@ -197,6 +197,7 @@ COPILOT_ATTRIBUTES = (
     "gen_ai.usage.cache_write.input_tokens",
     "gen_ai.usage.reasoning.output_tokens",
     "gen_ai.usage.reasoning_tokens",
+    "gen_ai.usage.total_tokens",
 )
 CopilotAttributes = msgspec.defstruct(
     "CopilotAttributes",

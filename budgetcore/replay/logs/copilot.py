@@ -410,6 +410,17 @@ def _otel(tally: Tally, rows: Iterable[tuple[int, dict[str, Any]]]) -> None:
             tally.malformed(number, exc.problem)
             continue
         if not (prompt or output or write or reasoning):
+            # A total with no part beside it (a usage tool's test writes a chat span of
+            # gen_ai.usage.total_tokens alone, code index id 71615576237): billed, but
+            # which tokens were input and which output is not written, as for Amp's
+            # (ccusage 20.0.24 bills it as output). Not "no usage": that is no bill.
+            total = attrs.get("gen_ai.usage.total_tokens")
+            if count_of(total):
+                tally.malformed(
+                    number,
+                    Problem.of("attributes.gen_ai.usage.total_tokens", total, "log-total-only"),
+                )
+                continue
             tally.entry(f"otel {_SOURCE_NAMES[source]} (no usage)")
             continue
         found.append(

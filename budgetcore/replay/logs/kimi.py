@@ -129,13 +129,39 @@ _WIRE_TYPES = frozenset(
 )
 
 
+#: Kimi Code's record types before a wire's first ``usage.record`` (kimi-code
+#: ``packages/agent-core`` @d723cc47; other projects' tests write them with no metadata
+#: line: a context-usage scanner's wires, code index id 58775860548, open on an
+#: ``llm.request`` and 4,000 loop events before their usage; a history adapter's,
+#: 63131778873, on ``config.update`` and a ``context.append_message`` whose ``message``
+#: object Claude Code's rule claimed). No other agent writes these dotted types.
+_CODE_TYPES = frozenset(
+    {
+        "config.update",
+        "llm.request",
+        "turn.prompt",
+        "turn.ended",
+        "context.append_message",
+        "context.append_loop_event",
+        "context.apply_compaction",
+        "context.clear",
+        "context.undo",
+        "full_compaction.begin",
+        "full_compaction.complete",
+    }
+)
+
+
 def claims(obj: dict[str, object]) -> bool:
     """A Kimi wire line: the metadata line, a record whose message is a wire event, or
-    Kimi Code's ``usage.record``."""
-    if obj.get("type") == "metadata":
+    Kimi Code's ``usage.record`` or another of its records."""
+    kind = obj.get("type")
+    if kind == "metadata":
         return "protocol_version" in obj
-    if obj.get("type") == "usage.record":  # Kimi Code's
+    if kind == "usage.record":  # Kimi Code's
         return isinstance(obj.get("usage"), dict) and "message" not in obj
+    if isinstance(kind, str) and kind in _CODE_TYPES:
+        return True
     message = obj.get("message")
     return (
         isinstance(message, dict)

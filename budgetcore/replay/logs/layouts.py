@@ -160,19 +160,31 @@ def plan_copilot(paths: Sequence[str], present: frozenset[str]) -> Claim:
     """``session-store.db`` (per-turn usage), each session in it read apart; with it in
     the folder, the ``session-state/<id>/events.jsonl`` totals hold the same usage again:
     not read. An OpenTelemetry export (``otel/*.jsonl``) beside them wins over both."""
+    # Each session's folder holds a workspace.yaml beside its events.jsonl (its id, cwd,
+    # summary and times; other projects' Copilot readers take its metadata, code index
+    # ids 53188961592, 52920599173): no usage. It read "no agent we read writes such a
+    # file" (held out, round 10e).
+    notes = _why(
+        tuple(
+            p
+            for p in paths
+            if _split(p)[1] == "workspace.yaml" and f"{_split(p)[0]}/events.jsonl" in present
+        ),
+        "replay.not-read.copilot-workspace",
+    )
     stores = tuple(p for p in paths if p.rsplit("/", 1)[-1] == "session-store.db")
     if not stores:
-        return Claim()
+        return Claim((), notes)
     events = tuple(
         p for p in paths if p.endswith("/events.jsonl") and "session-state" in p.split("/")
     )
     if any(p.endswith(".jsonl") and p.split("/")[-2:-1] == ["otel"] for p in paths):
         # The OpenTelemetry export holds the same requests again, and it is what ccusage
         # reads: it is read, the store and the totals are not.
-        return Claim((), _why((*stores, *events), "replay.not-read.copilot-otel"))
+        return Claim((), (*_why((*stores, *events), "replay.not-read.copilot-otel"), *notes))
     return Claim(
         tuple(SessionFiles(p, (p,)) for p in stores),
-        _why(events, "replay.not-read.copilot-events"),
+        (*_why(events, "replay.not-read.copilot-events"), *notes),
     )
 
 
