@@ -16,6 +16,7 @@ from typing import Any
 import pytest
 
 from budgetcore.errors import ScenarioError
+from budgetcore.messages import t
 from budgetcore.replay.logs import detect_format, kimi, read_session, read_sessions, reader
 from budgetcore.replay.logs.session import folder_usage, run_session
 from budgetcore.ui.replay.state import import_steps
@@ -43,6 +44,51 @@ def test_an_opencode_v2_store_database_is_read_from_its_session_message_rows() -
     assert child.name == "subagent:ses_" + "b" * 26
     assert len(child.requests) == 1
     assert [r.model for r in log.main.requests] == ["claude-sonnet-4-5"] * 2
+
+
+def test_an_opencode_database_of_its_message_table_alone_is_read_saying_what_it_lacks() -> None:
+    """An ``opencode.db`` holding OpenCode's ``message`` table alone (no ``session``, no
+    ``part``: a usage tool's test builds one, held out in round 10d) was refused naming
+    OpenCode and the tables it has, where ccusage 20.0.24 reads it. Its rows are
+    OpenCode's (their columns and their data's shape), so it is read, each session on
+    its own, every row in the ledger, and each session says what its file lacks."""
+    path = LOGS / "opencode" / "messages-alone" / "opencode" / "opencode.db"
+    with path.open("rb") as stream:
+        a, b = read_sessions([("opencode/opencode.db", stream)])
+    assert (a.name, b.name) == ("opencode/opencode.db#ses_a", "opencode/opencode.db#ses_b")
+    assert sum(f.lines for log in (a, b) for f in log.ledger) == 5
+    assert all(f.lines == f.accounted for log in (a, b) for f in log.ledger)
+    assert (len(a.main.requests), len(b.main.requests)) == (2, 1)
+    assert dict(a.ledger[0].entries) == {"user message": 1, "assistant message": 1}
+    assert a.lacks == b.lacks == "replay.log.lacks.opencode-messages-alone"
+    said = t(a.lacks, "en")
+    assert "message table alone" in said
+    assert "compaction" in said
+    assert "message 表" in t(a.lacks, "zh")
+    # The CLI says it too, in its table and its JSON.
+    table = run_cli(["replay", "--log", str(path.parent), "--usage", "--format", "table"])
+    assert table.code == 0, table.err
+    assert table.out.count(said) == 2
+    lines = run_cli(["replay", "--log", str(path.parent), "--usage"]).out.splitlines()
+    assert [json.loads(x)["summary"]["log"]["lacks"] for x in lines[:2]] == [said, said]
+
+
+def test_a_message_table_alone_that_is_not_opencodes_stays_refused(tmp_path: Path) -> None:
+    """Only a message table whose rows are OpenCode's is read as OpenCode's: another
+    program's ``message`` table (its data no OpenCode message) is refused as before,
+    naming OpenCode and the tables the file has."""
+    path = tmp_path / "opencode.db"
+    db = sqlite3.connect(path)
+    db.execute("CREATE TABLE message (id TEXT, session_id TEXT, data TEXT)")
+    db.execute("""INSERT INTO message VALUES ('1', 's', '{"role": "user", "content": "x"}')""")
+    db.commit()
+    db.close()
+    with path.open("rb") as stream, pytest.raises(ScenarioError) as caught:
+        read_sessions([("opencode.db", stream)])
+    (problem,) = caught.value.problems
+    assert problem.code == "log-database-tables"
+    assert "OpenCode" in problem.rule
+    assert "(it has: message)" in problem.rule
 
 
 def test_droid_exec_output_is_named_not_read_as_a_claude_code_file() -> None:

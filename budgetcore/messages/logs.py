@@ -53,6 +53,16 @@ MESSAGES: dict[str, tuple[str, str]] = {
         "The model is assumed where Kimi CLI's wire names none and no config.toml was read: those requests are priced as ccusage prices kimi-for-coding (kimi-k2.5 before 2026-04-20 16:48 UTC, kimi-k2.6 from then on).",
         "凡 Kimi CLI 的 wire 记录未写模型且未读取 config.toml 之处,模型为假定:这些请求按 ccusage 对 kimi-for-coding 的计价(2026-04-20 16:48 UTC 之前为 kimi-k2.5,之后为 kimi-k2.6)。",
     ),
+    # What a session's file lacks that its agent writes elsewhere (ParsedLog.lacks).
+    "replay.log.lacks.opencode-messages-alone": (
+        "This OpenCode database holds its message table alone, without the session and "
+        "part tables OpenCode writes beside it: the sessions' titles and parents are "
+        "missing (a subagent's session is read as a session of its own, not as a series "
+        "of its parent's), and so is who asked for each compaction.",
+        "此 OpenCode 数据库只有 message 表,缺少 OpenCode 写在它旁边的 session 表和 part "
+        "表:会话的标题和父会话都缺失(子代理的会话按独立会话读取,而不是作为其父会话的一个序列),"
+        "每次压缩由谁发起也无从得知。",
+    ),
     "replay.log.other-series": (
         "Other series, each on its own branch (this replay is of the main one; the ledger counts them): {names}",
         "其他序列,各在自己的分支上(此处回放的是主序列;台账计入它们):{names}",

@@ -176,7 +176,7 @@ def _database(stream: Replayed) -> tuple[Agent | None, Database]:
 
     db = Database.of_bytes(database_bytes(stream, limit_of("log")))
     for a in AGENTS:
-        if a.claims_database is not None and a.claims_database(db.tables):
+        if a.claims_database is not None and a.claims_database(db):
             return a, db
     return None, db
 
@@ -646,7 +646,7 @@ def database_sessions(
     found = agent(fmt) if fmt is not None else None
     if found is None:
         found = next(
-            (a for a in AGENTS if a.claims_database is not None and a.claims_database(head.tables)),
+            (a for a in AGENTS if a.claims_database is not None and a.claims_database(head)),
             None,
         )
     if found is None:

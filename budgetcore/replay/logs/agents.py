@@ -1,10 +1,11 @@
 """The agents whose logs we read, one entry each (docs/replay.md, "Other agents").
 
 Each entry says how to tell its files (``claims``: from one decoded line of a JSON Lines
-log; ``claims_document``: from a whole JSON document; ``claims_database``: from an
-SQLite database's tables), how to read a session (``read``: the session's files, main
-file first, to a :class:`ParsedLog` with its ledger; ``read_database``: every session
-of a database), which files of a folder are its sessions (``plan``, in
+log; ``claims_document``: from a whole JSON document; ``claims_database``: from an open
+SQLite database, its tables, or its rows where a table's name says too little), how to
+read a session (``read``: the session's files, main file first, to a
+:class:`ParsedLog` with its ledger; ``read_database``: every session of a database),
+which files of a folder are its sessions (``plan``, in
 :mod:`.layouts`), and whether its log keeps only totals. Detection asks the entries in table
 order, line by line: the agents whose lines carry a distinctive key come first, Claude
 Code (whose lines say least: any ``message`` object) last.
@@ -17,12 +18,15 @@ import sys
 from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass
 from importlib import import_module
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from budgetcore.replay.logs import layouts
 from budgetcore.replay.logs.layouts import Planner
 from budgetcore.replay.logs.model import ParsedLog
 from budgetcore.replay.logs.reader import LineSource, Steps, format_of
+
+if TYPE_CHECKING:
+    from budgetcore.replay.logs.tally import Database
 
 __all__ = [
     "AGENTS",
@@ -82,8 +86,9 @@ class Agent:
     # (replay.log.missing.<key>), so the page says it in its language.
     looks_like: Callable[[object], bool] | None = None
     missing: str = ""
-    # A database file (SQLite): whether its tables are this agent's, and its sessions.
-    claims_database: Callable[[frozenset[str]], bool] | None = None
+    # A database file (SQLite, open): whether it is this agent's (its tables, and where
+    # a table's name says too little, its columns and rows), and its sessions.
+    claims_database: Callable[[Database], bool] | None = None
     # (an open sqlite3 connection, the file's name shown): the caller closes it, after
     # reading its sessions to their end (an iterator may hand them over one at a time).
     read_database: Callable[..., Iterable[ParsedLog]] | None = None
@@ -300,7 +305,7 @@ AGENTS: tuple[Agent, ...] = (
         claims_document=_of("opencode", "claims_document"),
         looks_like=lambda d: isinstance(d, dict) and "sessionID" in d and "modelID" in d,
         missing="replay.log.missing.opencode",
-        claims_database=_of("opencode", "claims_database"),
+        claims_database=_of("opencode_db", "claims_database"),
         read_database=_of("opencode", "opencode_db_sessions"),
         reads_shares=True,
         plan=layouts.plan_opencode,

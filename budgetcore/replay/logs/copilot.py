@@ -38,7 +38,7 @@ from budgetcore.errors import Problem
 from budgetcore.inputs.numbers import MAX_TOKENS, bound_text
 from budgetcore.replay.logs.model import ParsedLog
 from budgetcore.replay.logs.reader import LineSource, Steps, count_of, millis
-from budgetcore.replay.logs.tally import TOTALS, Row, Tally, counts, registry_name
+from budgetcore.replay.logs.tally import TOTALS, Database, Row, Tally, counts, registry_name
 
 __all__ = [
     "TOTALS_WHY",
@@ -534,9 +534,9 @@ _STORE_COUNTS = (
 )
 
 
-def claims_database(tables: frozenset[str]) -> bool:
+def claims_database(db: Database) -> bool:
     """Copilot CLI's ``~/.copilot/session-store.db``: per-turn usage events."""
-    return "assistant_usage_events" in tables
+    return "assistant_usage_events" in db.tables
 
 
 def read_session_store(db: Any, name: str) -> tuple[ParsedLog, ...]:

@@ -611,6 +611,10 @@ def logs_html(
     parts.append(el("p", {"data-replay-log": log.format, "data-requests": on}, read))
     if log.model_assumed:
         parts.append(_model_assumed(log, lang))
+    if log.lacks:
+        parts.append(
+            el("p", {"class": "note-small", "data-log-lacks": log.lacks}, t(log.lacks, lang))
+        )
     if not log.totals_only:
         # Totals have no request to replay with the log's model, and their models are
         # the usage table's rows: "The log names no model" there was false.
