@@ -110,6 +110,39 @@ def test_droid_exec_output_is_named_not_read_as_a_claude_code_file() -> None:
     assert detect_format(tail) == "droid"
 
 
+def test_a_droid_transcript_line_without_its_ids_is_droids_not_pis() -> None:
+    """A Droid transcript of one user line, no ``session_start`` and no settings file (a
+    session indexer's Droid test, held out in round 10d) was "no usable request in this
+    pi file". pi stamps every message with its epoch milliseconds; a Droid message is
+    its role and content alone: the file is Droid's, and says the settings file with
+    its totals is missing. A pi message line without an id (pi's version 1) is pi's."""
+    path = LOGS / "droid" / "transcript-no-ids.jsonl"
+    assert detect_format(path.read_bytes()) == "droid"
+    with pytest.raises(ScenarioError) as caught:
+        read_session([(path.name, path.read_bytes())])
+    (problem,) = caught.value.problems
+    assert problem.code == "log-droid-transcript-alone"
+    assert (
+        detect_format((LOGS / "pi" / "v1-linear").rglob("*.jsonl").__next__().read_bytes()) == "pi"
+    )
+
+
+def test_lines_that_are_pis_or_droids_alike_say_so_naming_both() -> None:
+    """Messages with pi's tree ids (``id``, ``parentId``), no header, no stamp and no
+    usage: a Droid transcript without its ``session_start`` line writes them so, and so
+    may a pi file without its header. Nothing tells the two apart: the file names both
+    and where each keeps its usage, before its ledger."""
+    path = LOGS / "droid" / "transcript-no-header.jsonl"
+    with pytest.raises(ScenarioError) as caught:
+        read_session([(path.name, path.read_bytes())])
+    codes = [p.code for p in caught.value.problems]
+    assert codes[:2] == ["log-pi-or-droid", "log-no-requests"]
+    (said,) = [p.rule for p in caught.value.problems if p.code == "log-pi-or-droid"]
+    assert "pi session" in said
+    assert "Droid transcript" in said
+    assert len(said) < 240  # the CLI's longest rule, whole
+
+
 def test_an_amp_usage_with_only_a_total_is_listed_not_read_as_zero_tokens() -> None:
     """An Amp ledger event ``tokens: {total: 345}`` (ccusage's own Amp test) was "usage
     ledger event (zero tokens)": 345 tokens read as none. It is malformed now, its

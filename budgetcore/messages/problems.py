@@ -515,6 +515,14 @@ MESSAGES: dict[str, tuple[str, str]] = {
         "{where}第 {line} 行包含多条 JSON 记录,中间没有换行,是 {agent} 的记录:"
         "JSON Lines 每行一条记录",
     ),
+    "core.log-pi-or-droid": (
+        "{where} holds user and assistant messages alone, no header and no usage: a pi "
+        "session's without its header, or a Droid transcript (<id>.jsonl, whose totals "
+        "Droid keeps in <id>.settings.json beside it); nothing in them tells which",
+        "{where}只含用户与助手消息,没有头部行,也没有用量:可能是缺了头部行的 pi 会话,"
+        "也可能是 Droid 的对话记录(<id>.jsonl,Droid 把其总量记在旁边的 <id>.settings.json 中);"
+        "其中没有任何内容能区分二者",
+    ),
     "core.log-pi-json-output": (
         "{where} is the output of pi --mode json (its message_end, turn_end and agent_end "
         "events), not a pi session: pi writes each session's responses, with their token "

