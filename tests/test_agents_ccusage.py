@@ -117,6 +117,14 @@ IDS: dict[str, Callable[[Path, tuple[str, ...], Any], set[str]]] = {
 }
 AGENTS = {agent: (*AGENT_DIRS[agent], ids) for agent, ids in IDS.items()}
 
+_CUSTOM_MODEL = (
+    "a Droid session whose model is a custom model's id (custom:<display name>-<index>): "
+    "ccusage 20.0.24 reads no Factory customModels (probed with HOME/.factory/"
+    "settings.json) and prices the id at $0 (missingPricing); read with the Factory "
+    "folder, we price the model its custom model sends (tests/test_held_out_shapes.py), "
+    "and its data folder alone, as ccusage reads it, leaves the cost unknown, never $0"
+)
+
 #: (agent, fixture, session id) -> (our tokens, ccusage's tokens, why): input, cache
 #: write, cache read, output.
 DIFFERENCES: dict[tuple[str, str, str], tuple[tuple[int, ...], tuple[int, ...], str]] = {
@@ -186,6 +194,21 @@ DIFFERENCES: dict[tuple[str, str, str], tuple[tuple[int, ...], tuple[int, ...], 
         (0, 0, 0, 0),
         "a Goose session row with an empty created_at: ccusage 20.0.24 skips it (no "
         "timestamp, no entry); a total needs no time to be billed, so we measure it",
+    ),
+    ("droid", "custom-models", "eeeeeeee-0000-4000-8000-000000000001"): (
+        (1000, 500, 3000, 200),
+        (1000, 500, 3000, 200),
+        _CUSTOM_MODEL,
+    ),
+    ("droid", "custom-models", "eeeeeeee-0000-4000-8000-000000000002"): (
+        (400, 0, 0, 50),
+        (400, 0, 0, 50),
+        _CUSTOM_MODEL,
+    ),
+    ("droid", "custom-models", "eeeeeeee-0000-4000-8000-000000000003"): (
+        (2000, 0, 1000, 100),
+        (2000, 0, 1000, 100),
+        _CUSTOM_MODEL,
     ),
     ("goose", "schema-v5", "20251202_2"): (
         (7500, 0, 0, 1500),

@@ -17,7 +17,14 @@ import pytest
 
 from budgetcore.errors import ScenarioError
 from budgetcore.messages import t
-from budgetcore.replay.logs import detect_format, kimi, read_session, read_sessions, reader
+from budgetcore.replay.logs import (
+    detect_format,
+    droid,
+    kimi,
+    read_session,
+    read_sessions,
+    reader,
+)
 from budgetcore.replay.logs.session import folder_usage, run_session
 from budgetcore.ui.replay.state import import_steps
 from tests.fixtures.logs.goose.make import make_tiered
@@ -141,6 +148,51 @@ def test_lines_that_are_pis_or_droids_alike_say_so_naming_both() -> None:
     assert "pi session" in said
     assert "Droid transcript" in said
     assert len(said) < 240  # the CLI's longest rule, whole
+
+
+def test_a_droid_custom_model_is_priced_at_the_model_it_sends() -> None:
+    """Droid writes a custom model's id as a session's model (``custom:<display name>-
+    <index>``, or the entry's own ``id``); ccusage 20.0.24 prices the id at $0 and we
+    left it unpriced (a usage tool's Droid test, held out in round 10b). Read with the
+    Factory folder's settings.json, the session is priced at the model its custom model
+    sends; an id no config names stays unknown, never $0."""
+    folder = LOGS / "droid" / "custom-models"
+    out = run_cli(["replay", "--log", str(folder), "--usage"])
+    assert out.code == 0, out.err
+    *sessions, total = (json.loads(x) for x in out.out.splitlines())
+    measured = {s["session"].rsplit("-", 1)[-1]: s["summary"]["log"]["measured"] for s in sessions}
+    assert [m["model"] for m in measured["000000000001.settings.json"]["models"]] == [
+        "claude-sonnet-4-5-20250929"
+    ]
+    # 1,000 input, 500 written, 3,000 read, 200 output at $3 / $3.75 / $0.30 / $15 per M.
+    assert Decimal(measured["000000000001.settings.json"]["cost"]) == Decimal("0.008775")
+    assert measured["000000000003.settings.json"]["models"][0]["model"] == "gpt-5"
+    assert measured["000000000002.settings.json"]["cost"] is None
+    # settings.json is a line of every session's ledger, and of the folder's once.
+    assert total["total"]["lines"] == 4
+    ledger = sessions[0]["summary"]["log"]["ledger"]
+    assert ledger[1] == {**ledger[1], "file": "settings.json", "lines": 1}
+    assert ledger[1]["entries"] == {"settings.json (customModels)": 1}
+
+
+def test_droid_custom_model_ids_from_settings_and_the_legacy_config() -> None:
+    """An entry's own id first, else Droid's ``custom:<display name, white space as
+    dashes>-<index>`` (its index, else its place); the legacy config.json's
+    ``custom_models`` by ``model_display_name``."""
+    settings = {
+        "customModels": [
+            {"model": "m-a", "displayName": " My  Model [x] "},
+            {"model": "m-b", "displayName": "B", "index": 5, "id": "custom:b-own"},
+            {"displayName": "no model"},
+        ]
+    }
+    assert droid.custom_models(settings, "settings.json") == {
+        "custom:My-Model-[x]-0": "m-a",
+        "custom:b-own": "m-b",
+        "custom:B-5": "m-b",
+    }
+    legacy = {"custom_models": [{"model": "glm-4.6", "model_display_name": "GLM 4.6 [Z.AI]"}]}
+    assert droid.custom_models(legacy, "config.json") == {"custom:GLM-4.6-[Z.AI]-0": "glm-4.6"}
 
 
 def test_an_amp_usage_with_only_a_total_is_listed_not_read_as_zero_tokens() -> None:

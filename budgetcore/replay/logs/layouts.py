@@ -242,12 +242,23 @@ def plan_amp(paths: Sequence[str], present: frozenset[str]) -> Claim:
 
 
 def plan_droid(paths: Sequence[str], present: frozenset[str]) -> Claim:
-    """``<id>.settings.json`` (its totals) with the transcript ``<id>.jsonl`` beside it."""
+    """``<id>.settings.json`` (its totals) with the transcript ``<id>.jsonl`` beside it,
+    and the Factory folder's ``settings.json`` and legacy ``config.json`` (their custom
+    models, which a session's ``custom:`` model id names: droid.py), where the folder
+    holds ``sessions/`` beside them."""
     owned: dict[str, list[str]] = {p: [] for p in paths if p.endswith(".settings.json")}
     for p in paths:
         settings = f"{p.removesuffix('.jsonl')}.settings.json"
         if p.endswith(".jsonl") and settings in owned:
             owned[settings].append(p)
+    for p, files in owned.items():
+        parts = p.split("/")
+        at = max((i for i, part in enumerate(parts[:-1]) if part == "sessions"), default=None)
+        if at is not None:
+            for config in ("settings.json", "config.json"):
+                found = "/".join([*parts[:at], config])
+                if found in present:
+                    files.append(found)
     return Claim(_grouped(owned))
 
 
