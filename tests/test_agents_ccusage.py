@@ -487,10 +487,23 @@ EVENTS_DIFFERENCES: dict[str, tuple[tuple[int, ...], tuple[int, ...], str, str, 
         "input floored at 0 (input 5,000 - 3,000 = 2,000 under cache reads "
         "4,000 - 1,000 = 3,000: none), so it bills 2,000 + 0 uncached input",
     ),
+    "events-compaction": (
+        (25000, 5000, 60000, 4200),
+        (15000, 5000, 40000, 3000),
+        "0.17475",
+        "0.12075",
+        "a compaction's call after the last session.shutdown (compactionTokensUsed "
+        "30,000 input holding 20,000 cached, 1,200 output; the process never shut down "
+        "cleanly): in no shutdown's totals, so we bill it at the resumed session's model; "
+        "ccusage 20.0.24 reads the shutdowns alone. The compaction before the shutdown is "
+        "in its totals on both sides",
+    ),
 }
 
 
-@pytest.mark.parametrize("fixture", ["events", "events-resumed", "events-nano-aiu", "events-1m"])
+@pytest.mark.parametrize(
+    "fixture", ["events", "events-resumed", "events-nano-aiu", "events-1m", "events-compaction"]
+)
 def test_copilot_events_totals_equal_ccusage_reading_session_state(fixture: str) -> None:
     """ccusage 20.0.24 also reads Copilot CLI's ``session-state/<id>/events.jsonl``
     (``COPILOT_HOME``; its ``session.shutdown`` model metrics), the totals we measure:

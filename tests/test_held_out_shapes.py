@@ -195,6 +195,54 @@ def test_droid_custom_model_ids_from_settings_and_the_legacy_config() -> None:
     assert droid.custom_models(legacy, "config.json") == {"custom:GLM-4.6-[Z.AI]-0": "glm-4.6"}
 
 
+def test_copilot_compaction_usage_after_the_last_shutdown_is_billed_not_lost() -> None:
+    """A ``session.compaction_complete`` writes its compaction call's usage
+    (``compactionTokensUsed``, newer and older shapes, held out in rounds 10b to 10d);
+    it was an entry, its tokens lost, and a file of no shutdown had no usable request.
+    A call before a shutdown is in that shutdown's totals (an entry saying so); one
+    after the last is billed as the session's totals, at its model or the session's."""
+    (path,) = (LOGS / "copilot" / "events-compaction").rglob("events.jsonl")
+    # Both decoders: the compiled one keeps only the keys the reader names.
+    plain, compiled = both_decodings(
+        lambda: read_sessions([(path.name, io.BytesIO(path.read_bytes()))])
+    )
+    assert plain == compiled
+    (log,) = plain
+    (ledger,) = log.ledger
+    assert (ledger.lines, ledger.accounted) == (9, 9)
+    assert dict(ledger.entries)["session.compaction_complete (in shutdown totals)"] == 1
+    measured = run_session(log.name, log, scenario=None, options=None, replay_it=False).measured
+    (model,) = measured.models
+    assert model.resolved == "claude-sonnet-4-5"
+    u = measured.usage
+    # The shutdown's 15,000 + 5,000 + 40,000 + 3,000 and the last call's 10,000 uncached
+    # input, 20,000 cached and 1,200 output.
+    assert (u.input, u.cache_write_5m, u.cache_read, u.output) == (25000, 5000, 60000, 4200)
+    # A file of one compaction and no shutdown (a third party's test, round 10c) is
+    # measured, at the call's own model, where it had no usable request.
+    line = json.dumps(
+        {
+            "type": "session.compaction_complete",
+            "timestamp": "2026-04-14T21:17:34.021Z",
+            "data": {
+                "success": True,
+                "compactionTokensUsed": {
+                    "inputTokens": 2000,
+                    "outputTokens": 40,
+                    "cacheReadTokens": 1500,
+                    "cacheWriteTokens": 7,
+                    "model": "gpt-5.5",
+                },
+            },
+        }
+    )
+    (alone,) = read_sessions([("events.jsonl", io.BytesIO(line.encode() + b"\n"))])
+    measured = run_session(alone.name, alone, scenario=None, options=None, replay_it=False).measured
+    u = measured.usage
+    assert (u.input, u.cache_write_5m, u.cache_read, u.output) == (493, 7, 1500, 40)
+    assert [m.model for m in measured.models] == ["gpt-5.5"]
+
+
 def test_an_amp_usage_with_only_a_total_is_listed_not_read_as_zero_tokens() -> None:
     """An Amp ledger event ``tokens: {total: 345}`` (ccusage's own Amp test) was "usage
     ledger event (zero tokens)": 345 tokens read as none. It is malformed now, its

@@ -244,6 +244,11 @@ MESSAGES: dict[str, tuple[str, str]] = {
         "对话记录中的行(无类型)",
     ),
     "replay.logs.entry-suffix.zero-usage": ("{kind} (zero usage)", "{kind}(用量为零)"),
+    # Copilot CLI's compaction call, whose usage a shutdown after it sums (copilot.py).
+    "replay.logs.entry-suffix.in-shutdown-totals": (
+        "{kind} (in shutdown totals)",
+        "{kind}(计入退出时的总量)",
+    ),
     "replay.logs.entry-suffix.message": ("{kind} message", "{kind} 消息"),
     "replay.logs.entry-suffix.part": ("{kind} part", "{kind} 部件"),
     "replay.logs.entry.synthetic": ("assistant (<synthetic>)", '助手条目(模型 "<synthetic>")'),

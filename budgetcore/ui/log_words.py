@@ -72,6 +72,7 @@ ENTRY_SUFFIXES = {
     " (no tokens yet)": "replay.logs.entry-suffix.no-tokens-yet",
     " (no token usage)": "replay.logs.entry-suffix.no-token-usage",
     " (zero usage)": "replay.logs.entry-suffix.zero-usage",
+    " (in shutdown totals)": "replay.logs.entry-suffix.in-shutdown-totals",
     # Cline's, Amp's and OpenCode's "<role> message": the role is the log's.
     " message": "replay.logs.entry-suffix.message",
     # OpenCode's "<type> part" ("text part", "step-start part"): the type is the log's.
