@@ -243,6 +243,36 @@ def test_copilot_compaction_usage_after_the_last_shutdown_is_billed_not_lost() -
     assert [m.model for m in measured.models] == ["gpt-5.5"]
 
 
+def test_a_kimi_code_compaction_applied_alone_is_a_compaction() -> None:
+    """Kimi Code's ``context.apply_compaction`` with no ``full_compaction.begin`` /
+    ``complete`` around it (a protocol 1.1 wire of kimi-code's visualiser and a 1.4 one
+    in a third party's test, held out in rounds 10b and 10c) was an entry only: the one
+    compaction the agent recorded was not on the timeline. It is one now, after the
+    request before it; inside a begin ... complete it stays that compaction's (one, at
+    its complete), and a cancelled one is none."""
+    (path,) = (LOGS / "kimi" / "code-apply-compaction").rglob("wire.jsonl")
+    (log,) = read_sessions([(str(path.relative_to(LOGS)), io.BytesIO(path.read_bytes()))])
+    (compaction,) = log.main.compactions
+    assert (compaction.line, compaction.after_turn, compaction.trigger) == (4, 1, None)
+    assert len(log.main.requests) == 2
+    paired = sorted((LOGS / "kimi" / "code").rglob("main/wire.jsonl"))[1]
+    (log,) = read_sessions([(str(paired.relative_to(LOGS)), io.BytesIO(paired.read_bytes()))])
+    assert [(c.line, c.trigger) for c in log.main.compactions] == [(7, "manual")]
+    cancelled = b"\n".join(
+        [
+            b'{"type":"metadata","protocol_version":"1.4"}',
+            b'{"type":"usage.record","model":"kimi-k2.6","usage":{"inputOther":10,"output":1},'
+            b'"usageScope":"turn","time":1767312001000}',
+            b'{"type":"full_compaction.begin","source":"auto","time":1767312002000}',
+            b'{"type":"full_compaction.cancel","time":1767312003000}',
+            b'{"type":"context.apply_compaction","summary":"x","compactedCount":1,'
+            b'"time":1767312004000}',
+        ]
+    )
+    (log,) = read_sessions([("agents/main/wire.jsonl", io.BytesIO(cancelled))])
+    assert [c.line for c in log.main.compactions] == [5]
+
+
 def test_an_amp_usage_with_only_a_total_is_listed_not_read_as_zero_tokens() -> None:
     """An Amp ledger event ``tokens: {total: 345}`` (ccusage's own Amp test) was "usage
     ledger event (zero tokens)": 345 tokens read as none. It is malformed now, its
