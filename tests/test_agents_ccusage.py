@@ -94,6 +94,8 @@ def _droid_ids(base: Path, files: tuple[str, ...], log: Any) -> set[str]:
 
 
 def _goose_ids(base: Path, files: tuple[str, ...], log: Any) -> set[str]:
+    if "#" not in log.name:  # a JSON Lines session from before the database: its name
+        return {Path(files[0]).stem}
     return {log.name.rsplit("#", 1)[1]}  # sessions.db#<session id>
 
 
@@ -209,6 +211,15 @@ DIFFERENCES: dict[tuple[str, str, str], tuple[tuple[int, ...], tuple[int, ...], 
         (2000, 0, 1000, 100),
         (2000, 0, 1000, 100),
         _CUSTOM_MODEL,
+    ),
+    ("goose", "pre-db-jsonl", "20250301_100000"): (
+        (11000, 0, 0, 1300),
+        (0, 0, 0, 0),
+        "a Goose session from before its database (sessions/<id>.jsonl, block/goose "
+        "storage.rs: its first line's accumulated_* counts the session's totals): ccusage "
+        "20.0.24 reads sessions.db alone and lists no session; we measure the totals (the "
+        "100 tokens of the total beyond input and output as reasoning), their cost "
+        "unknown (the file names no model)",
     ),
     ("goose", "schema-v5", "20251202_2"): (
         (7500, 0, 0, 1500),

@@ -273,6 +273,32 @@ def test_a_kimi_code_compaction_applied_alone_is_a_compaction() -> None:
     assert [c.line for c in log.main.compactions] == [5]
 
 
+def test_goose_sessions_from_before_its_database_are_measured() -> None:
+    """Goose before its database wrote each session as ``sessions/<id>.jsonl``, its first
+    line the session's metadata (block/goose storage.rs): the ``accumulated_*`` counts
+    are the session's totals. Such a file was "not a session log of an agent we read";
+    it is a totals-only Goose session now, its cost unknown (no model named), saying
+    so. A file with the last call's counts alone says it lacks the session's totals."""
+    (path,) = (LOGS / "goose" / "pre-db-jsonl").rglob("*.jsonl")
+    assert detect_format(path.read_bytes()) == "goose"
+    (log,) = read_sessions([(path.name, io.BytesIO(path.read_bytes()))])
+    assert log.totals_only
+    assert log.lacks == "replay.log.lacks.goose-jsonl-no-model"
+    (ledger,) = log.ledger
+    assert (ledger.lines, ledger.accounted) == (5, 5)
+    measured = run_session(log.name, log, scenario=None, options=None, replay_it=False).measured
+    u = measured.usage
+    assert (u.input, u.output, u.reasoning) == (11000, 1300, 100)
+    assert measured.cost is None
+    last = (LOGS / "goose" / "pre-db-last-only.jsonl").read_bytes()
+    with pytest.raises(ScenarioError) as caught:
+        read_session([("20250101_1.jsonl", last)])
+    assert [p.code for p in caught.value.problems][:2] == [
+        "log-goose-last-usage-only",
+        "log-no-requests",
+    ]
+
+
 def test_an_amp_usage_with_only_a_total_is_listed_not_read_as_zero_tokens() -> None:
     """An Amp ledger event ``tokens: {total: 345}`` (ccusage's own Amp test) was "usage
     ledger event (zero tokens)": 345 tokens read as none. It is malformed now, its

@@ -63,6 +63,12 @@ MESSAGES: dict[str, tuple[str, str]] = {
         "表:会话的标题和父会话都缺失(子代理的会话按独立会话读取,而不是作为其父会话的一个序列),"
         "每次压缩由谁发起也无从得知。",
     ),
+    "replay.log.lacks.goose-jsonl-no-model": (
+        "This Goose session is a JSON Lines file from before Goose's database, whose first "
+        "line keeps the session's token totals but names no model: its cost is unknown.",
+        "此 Goose 会话是 Goose 改用数据库之前的 JSON Lines 文件,其第一行记录了会话的 token 总量,"
+        "但没有写模型:其费用未知。",
+    ),
     "replay.log.other-series": (
         "Other series, each on its own branch (this replay is of the main one; the ledger counts them): {names}",
         "其他序列,各在自己的分支上(此处回放的是主序列;台账计入它们):{names}",
@@ -335,6 +341,10 @@ MESSAGES: dict[str, tuple[str, str]] = {
     "replay.logs.entry.droid-no-token-usage": (
         "document without tokenUsage",
         "没有 tokenUsage 的文档",
+    ),
+    "replay.logs.entry.goose-last-usage-only": (
+        "metadata (last call's usage only)",
+        "元数据(只有最后一次调用的用量)",
     ),
     "replay.logs.entry.goose-message": (
         "message (Goose keeps no usage per message)",

@@ -418,9 +418,14 @@ MESSAGES: dict[str, tuple[str, str]] = {
         "{where} is an SQLite database Goose's reader cannot use ({why})",
         "{where}是 Goose 读取器无法使用的 SQLite 数据库({why})",
     ),
-    "core.log-not-a-database": (
-        "{where} must be the agent's SQLite database",
-        "{where}必须是该代理的 SQLite 数据库",
+    "core.log-goose-last-usage-only": (
+        "{where} is a Goose session from before its database whose first line holds only "
+        "the last model call's usage (input_tokens, output_tokens), not the session's "
+        "totals (accumulated_input_tokens, accumulated_output_tokens), which later Goose "
+        "writes",
+        "{where}是 Goose 改用数据库之前的会话,其第一行只有最后一次模型调用的用量"
+        "(input_tokens、output_tokens),没有较新的 Goose 所写的会话总量"
+        "(accumulated_input_tokens、accumulated_output_tokens)",
     ),
     "core.log-empty": ("{where} is empty (no line with an entry)", "{where}为空(没有含条目的行)"),
     "core.log-no-file": ("{where}: no file given", "{where}:未给出文件"),

@@ -29,6 +29,7 @@ ENTRY_KEYS = {
     "assistant (no tokens)": "replay.logs.entry.no-tokens",
     "assistant (no usage)": "replay.logs.entry.no-usage",
     "message (Goose keeps no usage per message)": "replay.logs.entry.goose-message",
+    "metadata (last call's usage only)": "replay.logs.entry.goose-last-usage-only",
     "message (billed by the usage ledger)": "replay.logs.entry.goose-message-ledger",
     "session (totals in the usage ledger)": "replay.logs.entry.goose-session-ledger",
     "usage row (no tokens)": "replay.logs.entry.goose-usage-row-no-tokens",

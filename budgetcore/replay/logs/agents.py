@@ -130,14 +130,6 @@ def _read_codex(files: Sequence[tuple[str, LineSource]]) -> Steps[ParsedLog]:
     return read_codex(*files[0])
 
 
-@at_once
-def _no_lines(files: Sequence[tuple[str, LineSource]]) -> ParsedLog:
-    """An agent whose sessions are in a database only."""
-    from budgetcore.errors import Problem, ScenarioError  # noqa: PLC0415
-
-    raise ScenarioError([Problem.coded("log", "log-not-a-database")])
-
-
 # Each agent's ledger kinds that carry no bill (Agent.no_bill), as its reader labels
 # them, and why. Left out on purpose, each a record that stands for a model call whose
 # usage is not on it, or may be: a response or usage record without counts (the kinds
@@ -346,13 +338,16 @@ AGENTS: tuple[Agent, ...] = (
     Agent(
         "goose",
         "Goose",
-        None,
-        _no_lines,
+        # Its sessions from before the database: JSON Lines, the first line the
+        # session's metadata (goose_jsonl.py).
+        _of("goose_jsonl", "claims"),
+        at_once(_of("goose_jsonl", "read_goose_jsonl")),
         claims_database=_of("goose", "claims_database"),
         read_database=_of("goose", "read_goose_db"),
         plan=layouts.plan_goose,
+        no_request_of=_of("goose_jsonl", "no_request_of"),
         no_bill=_GOOSE_NO_BILL,
-        files=("sessions/sessions.db",),
+        files=("sessions/sessions.db", "sessions/<id>.jsonl"),
     ),
     Agent(
         "claude-code",
