@@ -188,7 +188,7 @@ def _unknown(head: Replayed | Document | Database, name: str = "") -> ScenarioEr
     if isinstance(head, Document):
         return LogUnread(*_unknown_document(head, name))
     if isinstance(head, Database):
-        tables = ", ".join(sorted(head.tables)[:8]) or "none readable"
+        tables = tuple(sorted(head.tables)[:8]) or "none readable"
         file = name.rsplit("/", 1)[-1]
         named = database_agent(file)
         if named is not None:
@@ -498,7 +498,7 @@ def session_steps(
     else:
         found = agent(fmt)
         if found is None:
-            raise ScenarioError([Problem.of("log format", fmt, "one-of", names=", ".join(FORMATS))])
+            raise ScenarioError([Problem.of("log format", fmt, "one-of", names=FORMATS)])
         first_line = streams[0][1].readline(MAX_LINE_BYTES + 1)
         given: LineSource = Replayed([first_line], streams[0][1])
         if first_line.startswith(ZSTD_MAGIC):
@@ -560,7 +560,7 @@ def sessions_steps(
     else:
         found = agent(fmt)
         if found is None:
-            raise ScenarioError([Problem.of("log format", fmt, "one-of", names=", ".join(FORMATS))])
+            raise ScenarioError([Problem.of("log format", fmt, "one-of", names=FORMATS)])
         first = stream.readline(MAX_LINE_BYTES + 1)
         head = Replayed([first], stream)
         if first.startswith(SQLITE_MAGIC):
@@ -610,7 +610,7 @@ def _some_session(
         some = True
         yield log
     if not some and first:
-        tables = ", ".join(sorted(head.tables)[:8]) or "none readable"
+        tables = tuple(sorted(head.tables)[:8]) or "none readable"
         problem = Problem.coded("log", "log-database-no-session", agent=found.name, tables=tables)
         raise NoRequests([problem], 0, _no_row(head), found.key)
 

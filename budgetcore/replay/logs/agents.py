@@ -407,9 +407,10 @@ def agent(key: str) -> Agent | None:
     return _BY_KEY.get(key)
 
 
-def names() -> str:
-    """Every agent we read, for messages: "Claude Code, Codex CLI, pi, ..."."""
-    return ", ".join(a.name for a in AGENTS)
+def names() -> tuple[str, ...]:
+    """Every agent we read, for messages: a list parameter (``Problem.lists``), said
+    "Codex CLI, pi, ..." in English and "Codex CLI、pi、..." in Chinese."""
+    return tuple(a.name for a in AGENTS)
 
 
 def _suffix(path: str) -> str:
@@ -417,11 +418,12 @@ def _suffix(path: str) -> str:
     return ".jsonl.zst" if name.endswith(".jsonl.zst") else "." + name.rsplit(".", 1)[1]
 
 
-def other_suffixes() -> str:
+def other_suffixes() -> tuple[tuple[str, tuple[str, ...]], ...]:
     """The endings other than ``.jsonl`` (any ``.jsonl`` file is read as a session of
     its own, folder.plan_folder) of the files a folder's sessions are read from, each
-    with its agents (:attr:`Agent.files`): ".jsonl.zst (Codex CLI), .json (Gemini
-    CLI, ...), .db (...)", for the message of a folder with nothing to read."""
+    with its agents (:attr:`Agent.files`), for the message of a folder with nothing to
+    read: a list parameter (``messages.said_list``), ".jsonl.zst (Codex CLI), .json
+    (Gemini CLI, ...), .db (...)" in English."""
     found: dict[str, list[str]] = {}
     for a in AGENTS:
         for f in a.files:
@@ -430,7 +432,7 @@ def other_suffixes() -> str:
                 names.append(a.name)
     found.pop(".jsonl", None)
     order = sorted(found, key=lambda k: (-len(k), k))
-    return ", ".join(f"{k} ({', '.join(found[k])})" for k in order)
+    return tuple((k, tuple(found[k])) for k in order)
 
 
 def costs_nothing(log: ParsedLog) -> bool:

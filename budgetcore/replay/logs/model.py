@@ -398,7 +398,7 @@ class ParsedLog:
         for s in self.series:
             if s.name == name:
                 return s
-        names = ", ".join(s.name for s in self.series)
+        names = tuple(s.name for s in self.series)
         raise ScenarioError([Problem.of("series", name, "one-of", names=names)])
 
     def models(self) -> tuple[str, ...]:

@@ -256,9 +256,10 @@ def _nothing_read(panel: ReplayPanel, lang: str) -> Markup:
             first=first,
         )
     elif panel.files_picked == ("replay-folder", ()):
+        from budgetcore.messages import said_list  # noqa: PLC0415
         from budgetcore.replay.logs.agents import other_suffixes  # noqa: PLC0415
 
-        said = t("replay.logs.folder-empty", lang, others=other_suffixes())
+        said = t("replay.logs.folder-empty", lang, others=said_list(other_suffixes(), lang))
     else:
         return el("p", {"class": "note-small"}, t("replay.log.none", lang))
     return el("div", {"class": "errors", "role": "alert", "data-replay-error": "folder"}, said)
