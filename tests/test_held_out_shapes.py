@@ -299,6 +299,22 @@ def test_goose_sessions_from_before_its_database_are_measured() -> None:
     ]
 
 
+def test_a_goose_jsonl_session_beside_its_database_is_not_read_twice(tmp_path: Path) -> None:
+    """Goose imports every sessions/<id>.jsonl into sessions.db on its first start with
+    the database and leaves the files there: beside a sessions.db such a file is listed
+    as not read (the database holds it), never billed a second time."""
+    sessions = tmp_path / "goose" / "data" / "sessions"
+    shutil.copytree(LOGS / "goose" / "totals" / "goose" / "data" / "sessions", sessions)
+    (legacy,) = (LOGS / "goose" / "pre-db-jsonl").rglob("*.jsonl")
+    shutil.copy(legacy, sessions / legacy.name)
+    out = run_cli(["replay", "--log", str(tmp_path), "--usage"])
+    assert out.code == 0, out.err
+    *rows, _total = (json.loads(x) for x in out.out.splitlines())
+    assert all(legacy.stem not in r["session"] for r in rows)
+    assert legacy.name in out.err
+    assert "imported into sessions.db" in out.err
+
+
 def test_an_amp_usage_with_only_a_total_is_listed_not_read_as_zero_tokens() -> None:
     """An Amp ledger event ``tokens: {total: 345}`` (ccusage's own Amp test) was "usage
     ledger event (zero tokens)": 345 tokens read as none. It is malformed now, its

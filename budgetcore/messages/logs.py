@@ -487,6 +487,10 @@ MESSAGES: dict[str, tuple[str, str]] = {
         "a compressed copy of the Codex CLI rollout beside it, which is read instead",
         "旁边 Codex CLI 会话记录的压缩副本,改为读取那个文件",
     ),
+    "replay.not-read.goose-imported": (
+        "a Goose session from before its database, which Goose imported into sessions.db beside it",
+        "Goose 改用数据库之前的会话,Goose 已将其导入旁边的 sessions.db",
+    ),
     "replay.not-read.kimi-context": (
         "Kimi CLI's context for the model; the usage is in the wire.jsonl beside it",
         "Kimi CLI 给模型的上下文;用量在旁边的 wire.jsonl 中",

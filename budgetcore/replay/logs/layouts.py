@@ -263,9 +263,18 @@ def plan_droid(paths: Sequence[str], present: frozenset[str]) -> Claim:
 
 
 def plan_goose(paths: Sequence[str], present: frozenset[str]) -> Claim:
-    """``sessions/sessions.db``, each session in it read apart."""
+    """``sessions/sessions.db``, each session in it read apart. A session file from
+    before the database (``sessions/<id>.jsonl``, goose_jsonl.py) beside it is not read:
+    Goose imports every such file into sessions.db on its first start with the database
+    and leaves it on disk (block/goose ``session_manager.rs`` ``import_legacy``,
+    ``legacy::list_sessions``: the ``.jsonl`` files of the sessions folder), so it
+    would be counted twice. Alone, it is read as a session of its own."""
+    databases = [p for p in paths if p.rsplit("/", 1)[-1] == "sessions.db"]
+    folders = {p.rpartition("/")[0] for p in databases}
+    imported = [p for p in paths if p.endswith(".jsonl") and p.rpartition("/")[0] in folders]
     return Claim(
-        tuple(SessionFiles(p, (p,)) for p in paths if p.rsplit("/", 1)[-1] == "sessions.db")
+        tuple(SessionFiles(p, (p,)) for p in databases),
+        _why(imported, "replay.not-read.goose-imported"),
     )
 
 
