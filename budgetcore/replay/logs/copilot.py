@@ -177,20 +177,36 @@ def _events(tally: Tally, rows: list[tuple[int, dict[str, Any]]]) -> None:
             continue
         for model, totals in checked:
             assert not isinstance(totals, Problem)
-            prompt, read, write, output = totals
-            read = min(read, prompt)
-            write = min(write, prompt - read)
-            tally.total(
-                number,
-                why=TOTALS_WHY,
-                input=prompt - read - write,
-                cache_read=read,
-                cache_write=write,
-                output=output,
-                model=_model_name(str(model)) if str(model).strip() else None,
-                time=time,
-                logged_cost=_nano_aiu(metrics[model]),
-            )
+            cost = _nano_aiu(metrics[model])
+            _bill(tally, number, totals, model=str(model).strip(), time=time, cost=cost)
+
+
+def _bill(
+    tally: Tally,
+    number: int,
+    totals: tuple[int, ...],
+    *,
+    model: str,
+    time: int | None,
+    cost: Decimal | None,
+) -> None:
+    """One model's usage as the session's totals: ``totals`` (input holding the cache
+    reads and writes, reads, writes, output), the cache taken out of the input (a count
+    past what the input holds is read as the most it can hold)."""
+    prompt, read, write, output = totals
+    read = min(read, prompt)
+    write = min(write, prompt - read)
+    tally.total(
+        number,
+        why=TOTALS_WHY,
+        input=prompt - read - write,
+        cache_read=read,
+        cache_write=write,
+        output=output,
+        model=_model_name(model) if model else None,
+        time=time,
+        logged_cost=cost,
+    )
 
 
 #: A compaction call's usage (``compactionTokensUsed``), "aligned with assistant.usage
@@ -251,21 +267,10 @@ def _compaction_usage(
     if not (prompt or output):
         tally.entry(f"{kind} (zero usage)")
         return
-    read = min(read, prompt)
-    write = min(write, prompt - read)
     named = usage.get("model")
     name = named.strip() if isinstance(named, str) and named.strip() else model
-    tally.total(
-        number,
-        why=TOTALS_WHY,
-        input=prompt - read - write,
-        cache_read=read,
-        cache_write=write,
-        output=output,
-        model=_model_name(name) if name else None,
-        time=time,
-        logged_cost=_nano_aiu(usage.get("copilotUsage")),
-    )
+    cost = _nano_aiu(usage.get("copilotUsage"))
+    _bill(tally, number, (prompt, read, write, output), model=name, time=time, cost=cost)
 
 
 #: The suffixes Copilot CLI gives a model's 1M-context variant, which no registry entry

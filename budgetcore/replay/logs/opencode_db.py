@@ -9,7 +9,7 @@ from typing import Any
 
 from budgetcore.replay.logs.tally import Database, sqlite
 
-__all__ = ["LACKS_SESSIONS", "claims_database", "messages_alone"]
+__all__ = ["LACKS_SESSIONS", "claims_database", "messages_alone", "rows"]
 
 
 def claims_database(db: Database) -> bool:
@@ -49,14 +49,14 @@ def messages_alone(db: Any) -> bool:
 
     sqlite3 = sqlite()
     if db is None or not {"id", "session_id", "data"} <= {
-        str(r[1]) for r in _rows(db, "PRAGMA table_info(message)")
+        str(r[1]) for r in rows(db, "PRAGMA table_info(message)")
     }:
         return False
     try:
-        rows = db.execute(f"SELECT data FROM message LIMIT {_SAMPLED}").fetchall()
+        sampled = db.execute(f"SELECT data FROM message LIMIT {_SAMPLED}").fetchall()
     except sqlite3.Error:
         return False
-    for (raw,) in rows:
+    for (raw,) in sampled:
         try:
             value = json.loads(raw) if isinstance(raw, str | bytes) else None
         except (ValueError, RecursionError):
@@ -77,7 +77,8 @@ def _opencode_message(value: dict[str, Any]) -> bool:
     )
 
 
-def _rows(db: Any, sql: str) -> list[Any]:
+def rows(db: Any, sql: str) -> list[Any]:
+    """The rows of ``sql``, none where SQLite refuses it (a table or column absent)."""
     try:
         rows: list[Any] = db.execute(sql).fetchall()
     except sqlite().Error:
