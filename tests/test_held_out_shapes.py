@@ -96,6 +96,20 @@ def test_a_message_table_alone_that_is_not_opencodes_stays_refused(tmp_path: Pat
     assert problem.code == "log-database-tables"
     assert "OpenCode" in problem.rule
     assert "(it has: message)" in problem.rule
+    # A damaged row (text that is not UTF-8) before OpenCode's own tells nothing; the
+    # row after it does, and the damaged one is a malformed record of the ledger.
+    db = sqlite3.connect(path)
+    db.execute("DELETE FROM message")
+    db.execute("INSERT INTO message VALUES ('0', 's', CAST(X'7b22ff22' AS TEXT))")
+    db.execute(
+        """INSERT INTO message VALUES ('1', 's', '{"role": "assistant", "modelID": "m",
+        "providerID": "p", "tokens": {"input": 5, "output": 1}}')"""
+    )
+    db.commit()
+    db.close()
+    with path.open("rb") as stream:
+        (log,) = read_sessions([("opencode.db", stream)])
+    assert (log.ledger[0].lines, len(log.ledger[0].malformed)) == (2, 1)
 
 
 def test_droid_exec_output_is_named_not_read_as_a_claude_code_file() -> None:

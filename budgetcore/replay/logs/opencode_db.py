@@ -53,7 +53,9 @@ def messages_alone(db: Any) -> bool:
     }:
         return False
     try:
-        sampled = db.execute(f"SELECT data FROM message LIMIT {_SAMPLED}").fetchall()
+        # As bytes: a row's text that is not UTF-8 (a damaged file) is one row that
+        # tells nothing, where fetching it as text refused the whole sample.
+        sampled = db.execute(f"SELECT CAST(data AS BLOB) FROM message LIMIT {_SAMPLED}").fetchall()
     except sqlite3.Error:
         return False
     for (raw,) in sampled:
