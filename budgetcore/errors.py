@@ -6,6 +6,7 @@ import dataclasses
 import json
 from dataclasses import dataclass
 from decimal import Decimal
+from typing import Any
 
 __all__ = [
     "NonFinite",
@@ -167,6 +168,11 @@ class Problem:
     # from it at the raise site; the page says each item in its language from these,
     # never by splitting the English back (a kind may hold ", " or end in digits).
     counts: tuple[tuple[str, int], ...] = ()
+    # A parameter that is a list (agents' names, file endings), as data: its items, each
+    # a text or a text with a list of its own. The param says it in English; the page
+    # says it in its language from these (``messages.said_list``: "、" between items in
+    # Chinese), never by splitting the English back.
+    lists: tuple[tuple[str, tuple[Any, ...]], ...] = ()
 
     def __post_init__(self) -> None:
         # A path echoes keys the input chose (a 10 MB unknown key): shorten it like a value.
@@ -175,30 +181,38 @@ class Problem:
 
     @classmethod
     def of(cls, path: str, value: object, code: str, /, **params: object) -> Problem:
-        """A problem quoting ``value`` as received."""
-        return cls(path, code, render_value(value), _params(params))
+        """A problem quoting ``value`` as received. A parameter given as a tuple is a
+        list (:attr:`lists`)."""
+        return cls(path, code, render_value(value), _params(params), lists=_lists(params))
 
     @classmethod
     def coded(cls, path: str, code: str, /, **params: object) -> Problem:
-        """A problem without a received value."""
-        return cls(path, code, None, _params(params))
+        """A problem without a received value (a tuple parameter: as :meth:`of`)."""
+        return cls(path, code, None, _params(params), lists=_lists(params))
 
     @classmethod
     def page(
-        cls, code: str, params: tuple[tuple[str, str, bool], ...], paths: tuple[str, ...]
+        cls,
+        code: str,
+        params: tuple[tuple[str, str | tuple[str, ...], bool], ...],
+        paths: tuple[str, ...],
     ) -> Problem:
         """A page field's problem (a field's typed text, two fields out of order):
         ``code`` is its whole catalogue key, a core rule's (``core.whole-unit``, said of
         the field by its label) or one of the few page-only rules (``problem.*``);
-        ``params`` are (name, text, whether text is a catalogue key), ``paths`` the
-        fields it marks, the first named."""
+        ``params`` are (name, text, whether text is a catalogue key; a tuple of texts is
+        a list, :attr:`lists`), ``paths`` the fields it marks, the first named."""
         return cls(
             paths[0],
             code,
             None,
-            tuple((name, text) for name, text, _ in params),
+            tuple(
+                (name, _english_list(text) if isinstance(text, tuple) else text)
+                for name, text, _ in params
+            ),
             paths[1:],
             tuple(name for name, _, is_key in params if is_key),
+            lists=tuple((name, text) for name, text, _ in params if isinstance(text, tuple)),
         )
 
     @property
@@ -234,8 +248,22 @@ class Problem:
 
 
 def _params(params: dict[str, object]) -> tuple[tuple[str, str], ...]:
-    # A parameter may echo the input (an unknown key), shown as a path or value is.
-    return tuple((k, shown_text(str(v))) for k, v in params.items())
+    # A parameter may echo the input (an unknown key), shown as a path or value is; a
+    # list (a tuple) is said in English (the catalogue loads with the first such one).
+    return tuple(
+        (k, shown_text(_english_list(v) if isinstance(v, tuple) else str(v)))
+        for k, v in params.items()
+    )
+
+
+def _lists(params: dict[str, object]) -> tuple[tuple[str, tuple[Any, ...]], ...]:
+    return tuple((k, v) for k, v in params.items() if isinstance(v, tuple))
+
+
+def _english_list(items: tuple[Any, ...]) -> str:
+    from budgetcore.messages import said_list  # noqa: PLC0415 - a list's problem only
+
+    return said_list(items, "en")
 
 
 class ScenarioError(ValueError):

@@ -94,6 +94,8 @@ def _droid_ids(base: Path, files: tuple[str, ...], log: Any) -> set[str]:
 
 
 def _goose_ids(base: Path, files: tuple[str, ...], log: Any) -> set[str]:
+    if "#" not in log.name:  # a JSON Lines session from before the database: its name
+        return {Path(files[0]).stem}
     return {log.name.rsplit("#", 1)[1]}  # sessions.db#<session id>
 
 
@@ -116,6 +118,14 @@ IDS: dict[str, Callable[[Path, tuple[str, ...], Any], set[str]]] = {
     "copilot": _copilot_ids,
 }
 AGENTS = {agent: (*AGENT_DIRS[agent], ids) for agent, ids in IDS.items()}
+
+_CUSTOM_MODEL = (
+    "a Droid session whose model is a custom model's id (custom:<display name>-<index>): "
+    "ccusage 20.0.24 reads no Factory customModels (probed with HOME/.factory/"
+    "settings.json) and prices the id at $0 (missingPricing); read with the Factory "
+    "folder, we price the model its custom model sends (tests/test_held_out_shapes.py), "
+    "and its data folder alone, as ccusage reads it, leaves the cost unknown, never $0"
+)
 
 #: (agent, fixture, session id) -> (our tokens, ccusage's tokens, why): input, cache
 #: write, cache read, output.
@@ -186,6 +196,30 @@ DIFFERENCES: dict[tuple[str, str, str], tuple[tuple[int, ...], tuple[int, ...], 
         (0, 0, 0, 0),
         "a Goose session row with an empty created_at: ccusage 20.0.24 skips it (no "
         "timestamp, no entry); a total needs no time to be billed, so we measure it",
+    ),
+    ("droid", "custom-models", "eeeeeeee-0000-4000-8000-000000000001"): (
+        (1000, 500, 3000, 200),
+        (1000, 500, 3000, 200),
+        _CUSTOM_MODEL,
+    ),
+    ("droid", "custom-models", "eeeeeeee-0000-4000-8000-000000000002"): (
+        (400, 0, 0, 50),
+        (400, 0, 0, 50),
+        _CUSTOM_MODEL,
+    ),
+    ("droid", "custom-models", "eeeeeeee-0000-4000-8000-000000000003"): (
+        (2000, 0, 1000, 100),
+        (2000, 0, 1000, 100),
+        _CUSTOM_MODEL,
+    ),
+    ("goose", "pre-db-jsonl", "20250301_100000"): (
+        (11000, 0, 0, 1300),
+        (0, 0, 0, 0),
+        "a Goose session from before its database (sessions/<id>.jsonl, block/goose "
+        "storage.rs: its first line's accumulated_* counts the session's totals): ccusage "
+        "20.0.24 reads sessions.db alone and lists no session; we measure the totals (the "
+        "100 tokens of the total beyond input and output as reasoning), their cost "
+        "unknown (the file names no model)",
     ),
     ("goose", "schema-v5", "20251202_2"): (
         (7500, 0, 0, 1500),
@@ -472,10 +506,23 @@ EVENTS_DIFFERENCES: dict[str, tuple[tuple[int, ...], tuple[int, ...], str, str, 
         "input floored at 0 (input 5,000 - 3,000 = 2,000 under cache reads "
         "4,000 - 1,000 = 3,000: none), so it bills 2,000 + 0 uncached input",
     ),
+    "events-compaction": (
+        (25000, 5000, 60000, 4200),
+        (15000, 5000, 40000, 3000),
+        "0.17475",
+        "0.12075",
+        "a compaction's call after the last session.shutdown (compactionTokensUsed "
+        "30,000 input holding 20,000 cached, 1,200 output; the process never shut down "
+        "cleanly): in no shutdown's totals, so we bill it at the resumed session's model; "
+        "ccusage 20.0.24 reads the shutdowns alone. The compaction before the shutdown is "
+        "in its totals on both sides",
+    ),
 }
 
 
-@pytest.mark.parametrize("fixture", ["events", "events-resumed", "events-nano-aiu", "events-1m"])
+@pytest.mark.parametrize(
+    "fixture", ["events", "events-resumed", "events-nano-aiu", "events-1m", "events-compaction"]
+)
 def test_copilot_events_totals_equal_ccusage_reading_session_state(fixture: str) -> None:
     """ccusage 20.0.24 also reads Copilot CLI's ``session-state/<id>/events.jsonl``
     (``COPILOT_HOME``; its ``session.shutdown`` model metrics), the totals we measure:

@@ -16,7 +16,15 @@ from typing import Any
 import pytest
 
 from budgetcore.errors import ScenarioError
-from budgetcore.replay.logs import detect_format, kimi, read_session, read_sessions, reader
+from budgetcore.messages import t
+from budgetcore.replay.logs import (
+    detect_format,
+    droid,
+    kimi,
+    read_session,
+    read_sessions,
+    reader,
+)
 from budgetcore.replay.logs.session import folder_usage, run_session
 from budgetcore.ui.replay.state import import_steps
 from tests.fixtures.logs.goose.make import make_tiered
@@ -45,6 +53,65 @@ def test_an_opencode_v2_store_database_is_read_from_its_session_message_rows() -
     assert [r.model for r in log.main.requests] == ["claude-sonnet-4-5"] * 2
 
 
+def test_an_opencode_database_of_its_message_table_alone_is_read_saying_what_it_lacks() -> None:
+    """An ``opencode.db`` holding OpenCode's ``message`` table alone (no ``session``, no
+    ``part``: a usage tool's test builds one, held out in round 10d) was refused naming
+    OpenCode and the tables it has, where ccusage 20.0.24 reads it. Its rows are
+    OpenCode's (their columns and their data's shape), so it is read, each session on
+    its own, every row in the ledger, and each session says what its file lacks."""
+    path = LOGS / "opencode" / "messages-alone" / "opencode" / "opencode.db"
+    with path.open("rb") as stream:
+        a, b = read_sessions([("opencode/opencode.db", stream)])
+    assert (a.name, b.name) == ("opencode/opencode.db#ses_a", "opencode/opencode.db#ses_b")
+    assert sum(f.lines for log in (a, b) for f in log.ledger) == 5
+    assert all(f.lines == f.accounted for log in (a, b) for f in log.ledger)
+    assert (len(a.main.requests), len(b.main.requests)) == (2, 1)
+    assert dict(a.ledger[0].entries) == {"user message": 1, "assistant message": 1}
+    assert a.lacks == b.lacks == "replay.log.lacks.opencode-messages-alone"
+    said = t(a.lacks, "en")
+    assert "message table alone" in said
+    assert "compaction" in said
+    assert "message 表" in t(a.lacks, "zh")
+    # The CLI says it too, in its table and its JSON.
+    table = run_cli(["replay", "--log", str(path.parent), "--usage", "--format", "table"])
+    assert table.code == 0, table.err
+    assert table.out.count(said) == 2
+    lines = run_cli(["replay", "--log", str(path.parent), "--usage"]).out.splitlines()
+    assert [json.loads(x)["summary"]["log"]["lacks"] for x in lines[:2]] == [said, said]
+
+
+def test_a_message_table_alone_that_is_not_opencodes_stays_refused(tmp_path: Path) -> None:
+    """Only a message table whose rows are OpenCode's is read as OpenCode's: another
+    program's ``message`` table (its data no OpenCode message) is refused as before,
+    naming OpenCode and the tables the file has."""
+    path = tmp_path / "opencode.db"
+    db = sqlite3.connect(path)
+    db.execute("CREATE TABLE message (id TEXT, session_id TEXT, data TEXT)")
+    db.execute("""INSERT INTO message VALUES ('1', 's', '{"role": "user", "content": "x"}')""")
+    db.commit()
+    db.close()
+    with path.open("rb") as stream, pytest.raises(ScenarioError) as caught:
+        read_sessions([("opencode.db", stream)])
+    (problem,) = caught.value.problems
+    assert problem.code == "log-database-tables"
+    assert "OpenCode" in problem.rule
+    assert "(it has: message)" in problem.rule
+    # A damaged row (text that is not UTF-8) before OpenCode's own tells nothing; the
+    # row after it does, and the damaged one is a malformed record of the ledger.
+    db = sqlite3.connect(path)
+    db.execute("DELETE FROM message")
+    db.execute("INSERT INTO message VALUES ('0', 's', CAST(X'7b22ff22' AS TEXT))")
+    db.execute(
+        """INSERT INTO message VALUES ('1', 's', '{"role": "assistant", "modelID": "m",
+        "providerID": "p", "tokens": {"input": 5, "output": 1}}')"""
+    )
+    db.commit()
+    db.close()
+    with path.open("rb") as stream:
+        (log,) = read_sessions([("opencode.db", stream)])
+    assert (log.ledger[0].lines, len(log.ledger[0].malformed)) == (2, 1)
+
+
 def test_droid_exec_output_is_named_not_read_as_a_claude_code_file() -> None:
     """``droid exec --output-format stream-json``'s captured output (agent-sessions'
     Droid stream_json fixtures) was "no usable request in this Claude Code file" (its
@@ -62,6 +129,204 @@ def test_droid_exec_output_is_named_not_read_as_a_claude_code_file() -> None:
     # Without the init line, the completion line still tells it.
     tail = b"\n".join(path.read_bytes().splitlines()[1:]).replace(b"sessionId", b"session_id")
     assert detect_format(tail) == "droid"
+
+
+def test_a_droid_transcript_line_without_its_ids_is_droids_not_pis() -> None:
+    """A Droid transcript of one user line, no ``session_start`` and no settings file (a
+    session indexer's Droid test, held out in round 10d) was "no usable request in this
+    pi file". pi stamps every message with its epoch milliseconds; a Droid message is
+    its role and content alone: the file is Droid's, and says the settings file with
+    its totals is missing. A pi message line without an id (pi's version 1) is pi's."""
+    path = LOGS / "droid" / "transcript-no-ids.jsonl"
+    assert detect_format(path.read_bytes()) == "droid"
+    with pytest.raises(ScenarioError) as caught:
+        read_session([(path.name, path.read_bytes())])
+    (problem,) = caught.value.problems
+    assert problem.code == "log-droid-transcript-alone"
+    assert (
+        detect_format((LOGS / "pi" / "v1-linear").rglob("*.jsonl").__next__().read_bytes()) == "pi"
+    )
+
+
+def test_lines_that_are_pis_or_droids_alike_say_so_naming_both() -> None:
+    """Messages with pi's tree ids (``id``, ``parentId``), no header, no stamp and no
+    usage: a Droid transcript without its ``session_start`` line writes them so, and so
+    may a pi file without its header. Nothing tells the two apart: the file names both
+    and where each keeps its usage, before its ledger."""
+    path = LOGS / "droid" / "transcript-no-header.jsonl"
+    with pytest.raises(ScenarioError) as caught:
+        read_session([(path.name, path.read_bytes())])
+    codes = [p.code for p in caught.value.problems]
+    assert codes[:2] == ["log-pi-or-droid", "log-no-requests"]
+    (said,) = [p.rule for p in caught.value.problems if p.code == "log-pi-or-droid"]
+    assert "pi session" in said
+    assert "Droid transcript" in said
+    assert len(said) < 240  # the CLI's longest rule, whole
+
+
+def test_a_droid_custom_model_is_priced_at_the_model_it_sends() -> None:
+    """Droid writes a custom model's id as a session's model (``custom:<display name>-
+    <index>``, or the entry's own ``id``); ccusage 20.0.24 prices the id at $0 and we
+    left it unpriced (a usage tool's Droid test, held out in round 10b). Read with the
+    Factory folder's settings.json, the session is priced at the model its custom model
+    sends; an id no config names stays unknown, never $0."""
+    folder = LOGS / "droid" / "custom-models"
+    out = run_cli(["replay", "--log", str(folder), "--usage"])
+    assert out.code == 0, out.err
+    *sessions, total = (json.loads(x) for x in out.out.splitlines())
+    measured = {s["session"].rsplit("-", 1)[-1]: s["summary"]["log"]["measured"] for s in sessions}
+    assert [m["model"] for m in measured["000000000001.settings.json"]["models"]] == [
+        "claude-sonnet-4-5-20250929"
+    ]
+    # 1,000 input, 500 written, 3,000 read, 200 output at $3 / $3.75 / $0.30 / $15 per M.
+    assert Decimal(measured["000000000001.settings.json"]["cost"]) == Decimal("0.008775")
+    assert measured["000000000003.settings.json"]["models"][0]["model"] == "gpt-5"
+    assert measured["000000000002.settings.json"]["cost"] is None
+    # settings.json is a line of every session's ledger, and of the folder's once.
+    assert total["total"]["lines"] == 4
+    ledger = sessions[0]["summary"]["log"]["ledger"]
+    assert ledger[1] == {**ledger[1], "file": "settings.json", "lines": 1}
+    assert ledger[1]["entries"] == {"settings.json (customModels)": 1}
+
+
+def test_droid_custom_model_ids_from_settings_and_the_legacy_config() -> None:
+    """An entry's own id first, else Droid's ``custom:<display name, white space as
+    dashes>-<index>`` (its index, else its place); the legacy config.json's
+    ``custom_models`` by ``model_display_name``."""
+    settings = {
+        "customModels": [
+            {"model": "m-a", "displayName": " My  Model [x] "},
+            {"model": "m-b", "displayName": "B", "index": 5, "id": "custom:b-own"},
+            {"displayName": "no model"},
+        ]
+    }
+    assert droid.custom_models(settings, "settings.json") == {
+        "custom:My-Model-[x]-0": "m-a",
+        "custom:b-own": "m-b",
+        "custom:B-5": "m-b",
+    }
+    legacy = {"custom_models": [{"model": "glm-4.6", "model_display_name": "GLM 4.6 [Z.AI]"}]}
+    assert droid.custom_models(legacy, "config.json") == {"custom:GLM-4.6-[Z.AI]-0": "glm-4.6"}
+
+
+def test_copilot_compaction_usage_after_the_last_shutdown_is_billed_not_lost() -> None:
+    """A ``session.compaction_complete`` writes its compaction call's usage
+    (``compactionTokensUsed``, newer and older shapes, held out in rounds 10b to 10d);
+    it was an entry, its tokens lost, and a file of no shutdown had no usable request.
+    A call before a shutdown is in that shutdown's totals (an entry saying so); one
+    after the last is billed as the session's totals, at its model or the session's."""
+    (path,) = (LOGS / "copilot" / "events-compaction").rglob("events.jsonl")
+    # Both decoders: the compiled one keeps only the keys the reader names.
+    plain, compiled = both_decodings(
+        lambda: read_sessions([(path.name, io.BytesIO(path.read_bytes()))])
+    )
+    assert plain == compiled
+    (log,) = plain
+    (ledger,) = log.ledger
+    assert (ledger.lines, ledger.accounted) == (9, 9)
+    assert dict(ledger.entries)["session.compaction_complete (in shutdown totals)"] == 1
+    measured = run_session(log.name, log, scenario=None, options=None, replay_it=False).measured
+    (model,) = measured.models
+    assert model.resolved == "claude-sonnet-4-5"
+    u = measured.usage
+    # The shutdown's 15,000 + 5,000 + 40,000 + 3,000 and the last call's 10,000 uncached
+    # input, 20,000 cached and 1,200 output.
+    assert (u.input, u.cache_write_5m, u.cache_read, u.output) == (25000, 5000, 60000, 4200)
+    # A file of one compaction and no shutdown (a third party's test, round 10c) is
+    # measured, at the call's own model, where it had no usable request.
+    line = json.dumps(
+        {
+            "type": "session.compaction_complete",
+            "timestamp": "2026-04-14T21:17:34.021Z",
+            "data": {
+                "success": True,
+                "compactionTokensUsed": {
+                    "inputTokens": 2000,
+                    "outputTokens": 40,
+                    "cacheReadTokens": 1500,
+                    "cacheWriteTokens": 7,
+                    "model": "gpt-5.5",
+                },
+            },
+        }
+    )
+    (alone,) = read_sessions([("events.jsonl", io.BytesIO(line.encode() + b"\n"))])
+    measured = run_session(alone.name, alone, scenario=None, options=None, replay_it=False).measured
+    u = measured.usage
+    assert (u.input, u.cache_write_5m, u.cache_read, u.output) == (493, 7, 1500, 40)
+    assert [m.model for m in measured.models] == ["gpt-5.5"]
+
+
+def test_a_kimi_code_compaction_applied_alone_is_a_compaction() -> None:
+    """Kimi Code's ``context.apply_compaction`` with no ``full_compaction.begin`` /
+    ``complete`` around it (a protocol 1.1 wire of kimi-code's visualiser and a 1.4 one
+    in a third party's test, held out in rounds 10b and 10c) was an entry only: the one
+    compaction the agent recorded was not on the timeline. It is one now, after the
+    request before it; inside a begin ... complete it stays that compaction's (one, at
+    its complete), and a cancelled one is none."""
+    (path,) = (LOGS / "kimi" / "code-apply-compaction").rglob("wire.jsonl")
+    (log,) = read_sessions([(str(path.relative_to(LOGS)), io.BytesIO(path.read_bytes()))])
+    (compaction,) = log.main.compactions
+    assert (compaction.line, compaction.after_turn, compaction.trigger) == (4, 1, None)
+    assert len(log.main.requests) == 2
+    paired = sorted((LOGS / "kimi" / "code").rglob("main/wire.jsonl"))[1]
+    (log,) = read_sessions([(str(paired.relative_to(LOGS)), io.BytesIO(paired.read_bytes()))])
+    assert [(c.line, c.trigger) for c in log.main.compactions] == [(7, "manual")]
+    cancelled = b"\n".join(
+        [
+            b'{"type":"metadata","protocol_version":"1.4"}',
+            b'{"type":"usage.record","model":"kimi-k2.6","usage":{"inputOther":10,"output":1},'
+            b'"usageScope":"turn","time":1767312001000}',
+            b'{"type":"full_compaction.begin","source":"auto","time":1767312002000}',
+            b'{"type":"full_compaction.cancel","time":1767312003000}',
+            b'{"type":"context.apply_compaction","summary":"x","compactedCount":1,'
+            b'"time":1767312004000}',
+        ]
+    )
+    (log,) = read_sessions([("agents/main/wire.jsonl", io.BytesIO(cancelled))])
+    assert [c.line for c in log.main.compactions] == [5]
+
+
+def test_goose_sessions_from_before_its_database_are_measured() -> None:
+    """Goose before its database wrote each session as ``sessions/<id>.jsonl``, its first
+    line the session's metadata (block/goose storage.rs): the ``accumulated_*`` counts
+    are the session's totals. Such a file was "not a session log of an agent we read";
+    it is a totals-only Goose session now, its cost unknown (no model named), saying
+    so. A file with the last call's counts alone says it lacks the session's totals."""
+    (path,) = (LOGS / "goose" / "pre-db-jsonl").rglob("*.jsonl")
+    assert detect_format(path.read_bytes()) == "goose"
+    (log,) = read_sessions([(path.name, io.BytesIO(path.read_bytes()))])
+    assert log.totals_only
+    assert log.lacks == "replay.log.lacks.goose-jsonl-no-model"
+    (ledger,) = log.ledger
+    assert (ledger.lines, ledger.accounted) == (5, 5)
+    measured = run_session(log.name, log, scenario=None, options=None, replay_it=False).measured
+    u = measured.usage
+    assert (u.input, u.output, u.reasoning) == (11000, 1300, 100)
+    assert measured.cost is None
+    last = (LOGS / "goose" / "pre-db-last-only.jsonl").read_bytes()
+    with pytest.raises(ScenarioError) as caught:
+        read_session([("20250101_1.jsonl", last)])
+    assert [p.code for p in caught.value.problems][:2] == [
+        "log-goose-last-usage-only",
+        "log-no-requests",
+    ]
+
+
+def test_a_goose_jsonl_session_beside_its_database_is_not_read_twice(tmp_path: Path) -> None:
+    """Goose imports every sessions/<id>.jsonl into sessions.db on its first start with
+    the database and leaves the files there: beside a sessions.db such a file is listed
+    as not read (the database holds it), never billed a second time."""
+    sessions = tmp_path / "goose" / "data" / "sessions"
+    shutil.copytree(LOGS / "goose" / "totals" / "goose" / "data" / "sessions", sessions)
+    (legacy,) = (LOGS / "goose" / "pre-db-jsonl").rglob("*.jsonl")
+    shutil.copy(legacy, sessions / legacy.name)
+    out = run_cli(["replay", "--log", str(tmp_path), "--usage"])
+    assert out.code == 0, out.err
+    *rows, _total = (json.loads(x) for x in out.out.splitlines())
+    assert all(legacy.stem not in r["session"] for r in rows)
+    assert legacy.name in out.err
+    assert "imported into sessions.db" in out.err
 
 
 def test_an_amp_usage_with_only_a_total_is_listed_not_read_as_zero_tokens() -> None:

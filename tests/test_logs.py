@@ -17,6 +17,7 @@ from pathlib import Path
 import pytest
 
 from budgetcore.errors import ScenarioError
+from budgetcore.messages import said_list
 from budgetcore.replay.logs import (
     detect_format,
     parse_claude_code,
@@ -194,7 +195,8 @@ def test_a_utf16_file_says_so_and_an_unknown_one_names_its_first_line() -> None:
     with pytest.raises(ScenarioError) as info:
         parse_log(b"\n\nhello\n")
     assert info.value.one_line() == (
-        f"log is not a session log of an agent we read ({names()}); line 3 is not valid JSON"
+        f"log is not a session log of an agent we read ({said_list(names(), 'en')}); "
+        "line 3 is not valid JSON"
     )
     with pytest.raises(ScenarioError) as info:  # a JSON object of neither format
         parse_log(b'{"a": 1}\n')

@@ -584,3 +584,19 @@ def test_a_database_session_with_no_request_counts_its_lines_as_the_page_does() 
     panel = with_logs(ReplayPanel(), picked_folder(folder))
     (page,) = [x for x in panel.logs if x.log is None]
     assert (unread["lines"], total["lines"]) == (page.lines, 4)
+
+
+@pytest.mark.parametrize("lang", ["en", "zh"])
+def test_the_page_says_what_a_session_s_file_lacks(lang: str) -> None:
+    """As the CLI's line (ParsedLog.lacks), in the page's language: an OpenCode database
+    of its message table alone, and a Goose session from before its database."""
+    for folder, key in (
+        (LOGS / "opencode" / "messages-alone", "replay.log.lacks.opencode-messages-alone"),
+        (LOGS / "goose" / "pre-db-jsonl", "replay.log.lacks.goose-jsonl-no-model"),
+    ):
+        panel = with_logs(ReplayPanel(), picked_folder(folder))
+        page = html.unescape(str(logs_html(panel, lang, wide=True)))
+        assert f'data-log-lacks="{key}"' in page
+        assert t(key, lang) in page
+    panel = with_logs(ReplayPanel(), picked_folder(LOGS / "opencode" / "db"))
+    assert "data-log-lacks" not in str(logs_html(panel, lang, wide=True))

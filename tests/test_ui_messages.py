@@ -940,3 +940,33 @@ def test_what_a_file_that_looks_like_an_agent_s_lacks_is_said_in_chinese() -> No
     assert "has no" not in zh
     en = html.unescape(str(logs_html(state.replay, "en", wide=True)))
     assert "looks like a file of Gemini CLI but has no messages list" in en
+
+
+def test_a_list_inside_a_chinese_sentence_is_joined_with_the_chinese_separator() -> None:
+    """Lists inside Chinese sentences (the agents we read, the file endings a folder's
+    sessions have, a field's choices) were joined with ", " as in English: a problem's
+    list parameter is data (``Problem.lists``), said with the language's separator
+    (``messages.said_list``: "、" and no space), the English as before."""
+    from budgetcore.errors import ScenarioError  # noqa: PLC0415
+    from budgetcore.replay.logs import read_session  # noqa: PLC0415
+    from budgetcore.runtimes import profile  # noqa: PLC0415
+    from budgetcore.ui.problems import problem_text  # noqa: PLC0415
+
+    with pytest.raises(ScenarioError) as caught:
+        read_session([("x.json", b'{"a": 1}')])
+    (unknown,) = caught.value.problems
+    assert "(Codex CLI, pi, Gemini CLI," in str(unknown)
+    zh = problem_text(unknown, "zh")
+    assert "(Codex CLI、pi、Gemini CLI、" in zh
+    assert ", " not in zh
+    with pytest.raises(ScenarioError) as caught:
+        profile("no-such-runtime")
+    (choice,) = caught.value.problems
+    assert ", " in str(choice)
+    assert "、" in problem_text(choice, "zh")
+    assert ", " not in problem_text(choice, "zh").split("收到")[0]
+    files = problem_text(
+        Problem.coded("log", "folder-no-jsonl", folder="f", others=((".db", ("A", "B")),)),
+        "zh",
+    )
+    assert ".db(A、B)" in files

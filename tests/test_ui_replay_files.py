@@ -11,7 +11,7 @@ from html.parser import HTMLParser
 
 import pytest
 
-from budgetcore.messages import CATALOGUE, t
+from budgetcore.messages import CATALOGUE, said_list, t
 from budgetcore.ui.events import (
     FieldTyped,
     ImportFileChosen,
@@ -344,7 +344,7 @@ def test_an_empty_folder_says_so_and_forgets_the_import_before_it(lang: str) -> 
     assert empty.importing is None
     screen = render_replay(empty).html
     assert "data-as-run" not in screen["replay-log"]
-    said = t("replay.logs.folder-empty", lang, others=other_suffixes())
+    said = t("replay.logs.folder-empty", lang, others=said_list(other_suffixes(), lang))
     assert said in screen["replay-log"].replace("&#x27;", "'")
     assert _status(empty)["replay-folder"] == t("replay.folder-empty-status", lang)
     # No file picked in the file box at all is no import either.

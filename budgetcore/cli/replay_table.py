@@ -265,6 +265,8 @@ def _session(run: SessionRun, write: Write) -> None:
         )
     if log.model_assumed:
         write(f"  Model assumed {log.model_assumed}.\n")
+    if log.lacks:  # the page's sentence
+        write(f"  {t(log.lacks, 'en')}\n")
     if run.as_run is not None:
         _as_run(run.as_run, write)
     m = run.model

@@ -33,6 +33,7 @@ __all__ = [
     "problem_params",
     "problem_rule",
     "rule_says_got",
+    "said_list",
     "t",
 ]
 
@@ -102,6 +103,33 @@ def t(key: str, lang: str, **params: object) -> str:
     if lang == "zh":
         return _zh_format(text, params)
     return _en_possessive(text, params) if "}'s" in text else text.format(**params)
+
+
+#: An item of a list said in a sentence: a text, or a text with its own list, said
+#: after it in parentheses (a file ending and the agents that write it).
+ListItem = str | tuple[str, tuple[str, ...]]
+
+
+def said_list(items: Iterable[ListItem], lang: str) -> str:
+    """``items`` as a list inside a sentence in ``lang``: joined by the language's
+    separator (``msg.item-sep``: ", " in English, "、" in Chinese), an item with a list
+    of its own saying it in the language's parentheses. The one home of how a list is
+    joined in a sentence: a problem's list parameters (``Problem.lists``) are said so,
+    in English for the CLI and in the page's language.
+
+    >>> said_list(["Codex CLI", "pi"], "zh")
+    'Codex CLI、pi'
+    >>> said_list([(".json", ("Gemini CLI", "Amp")), (".db", ("Goose",))], "en")
+    '.json (Gemini CLI, Amp), .db (Goose)'
+    >>> said_list([(".json", ("Gemini CLI", "Amp"))], "zh")
+    '.json(Gemini CLI、Amp)'
+    """
+    sep = t("msg.item-sep", lang)
+    opened, closed = ("(", ")") if lang == "zh" else (" (", ")")
+    return sep.join(
+        item if isinstance(item, str) else f"{item[0]}{opened}{sep.join(item[1])}{closed}"
+        for item in items
+    )
 
 
 def _en_possessive(text: str, params: Mapping[str, object]) -> str:

@@ -53,6 +53,22 @@ MESSAGES: dict[str, tuple[str, str]] = {
         "The model is assumed where Kimi CLI's wire names none and no config.toml was read: those requests are priced as ccusage prices kimi-for-coding (kimi-k2.5 before 2026-04-20 16:48 UTC, kimi-k2.6 from then on).",
         "凡 Kimi CLI 的 wire 记录未写模型且未读取 config.toml 之处,模型为假定:这些请求按 ccusage 对 kimi-for-coding 的计价(2026-04-20 16:48 UTC 之前为 kimi-k2.5,之后为 kimi-k2.6)。",
     ),
+    # What a session's file lacks that its agent writes elsewhere (ParsedLog.lacks).
+    "replay.log.lacks.opencode-messages-alone": (
+        "This OpenCode database holds its message table alone, without the session and "
+        "part tables OpenCode writes beside it: the sessions' titles and parents are "
+        "missing (a subagent's session is read as a session of its own, not as a series "
+        "of its parent's), and so is who asked for each compaction.",
+        "此 OpenCode 数据库只有 message 表,缺少 OpenCode 写在它旁边的 session 表和 part "
+        "表:会话的标题和父会话都缺失(子代理的会话按独立会话读取,而不是作为其父会话的一个序列),"
+        "每次压缩由谁发起也无从得知。",
+    ),
+    "replay.log.lacks.goose-jsonl-no-model": (
+        "This Goose session is a JSON Lines file from before Goose's database, whose first "
+        "line keeps the session's token totals but names no model: its cost is unknown.",
+        "此 Goose 会话是 Goose 改用数据库之前的 JSON Lines 文件,其第一行记录了会话的 token 总量,"
+        "但没有写模型:其费用未知。",
+    ),
     "replay.log.other-series": (
         "Other series, each on its own branch (this replay is of the main one; the ledger counts them): {names}",
         "其他序列,各在自己的分支上(此处回放的是主序列;台账计入它们):{names}",
@@ -234,6 +250,11 @@ MESSAGES: dict[str, tuple[str, str]] = {
         "对话记录中的行(无类型)",
     ),
     "replay.logs.entry-suffix.zero-usage": ("{kind} (zero usage)", "{kind}(用量为零)"),
+    # Copilot CLI's compaction call, whose usage a shutdown after it sums (copilot.py).
+    "replay.logs.entry-suffix.in-shutdown-totals": (
+        "{kind} (in shutdown totals)",
+        "{kind}(计入退出时的总量)",
+    ),
     "replay.logs.entry-suffix.message": ("{kind} message", "{kind} 消息"),
     "replay.logs.entry-suffix.part": ("{kind} part", "{kind} 部件"),
     "replay.logs.entry.synthetic": ("assistant (<synthetic>)", '助手条目(模型 "<synthetic>")'),
@@ -320,6 +341,10 @@ MESSAGES: dict[str, tuple[str, str]] = {
     "replay.logs.entry.droid-no-token-usage": (
         "document without tokenUsage",
         "没有 tokenUsage 的文档",
+    ),
+    "replay.logs.entry.goose-last-usage-only": (
+        "metadata (last call's usage only)",
+        "元数据(只有最后一次调用的用量)",
     ),
     "replay.logs.entry.goose-message": (
         "message (Goose keeps no usage per message)",
@@ -461,6 +486,10 @@ MESSAGES: dict[str, tuple[str, str]] = {
     "replay.not-read.codex-twin": (
         "a compressed copy of the Codex CLI rollout beside it, which is read instead",
         "旁边 Codex CLI 会话记录的压缩副本,改为读取那个文件",
+    ),
+    "replay.not-read.goose-imported": (
+        "a Goose session from before its database, which Goose imported into sessions.db beside it",
+        "Goose 改用数据库之前的会话,Goose 已将其导入旁边的 sessions.db",
     ),
     "replay.not-read.kimi-context": (
         "Kimi CLI's context for the model; the usage is in the wire.jsonl beside it",

@@ -418,9 +418,14 @@ MESSAGES: dict[str, tuple[str, str]] = {
         "{where} is an SQLite database Goose's reader cannot use ({why})",
         "{where}是 Goose 读取器无法使用的 SQLite 数据库({why})",
     ),
-    "core.log-not-a-database": (
-        "{where} must be the agent's SQLite database",
-        "{where}必须是该代理的 SQLite 数据库",
+    "core.log-goose-last-usage-only": (
+        "{where} is a Goose session from before its database whose first line holds only "
+        "the last model call's usage (input_tokens, output_tokens), not the session's "
+        "totals (accumulated_input_tokens, accumulated_output_tokens), which later Goose "
+        "writes",
+        "{where}是 Goose 改用数据库之前的会话,其第一行只有最后一次模型调用的用量"
+        "(input_tokens、output_tokens),没有较新的 Goose 所写的会话总量"
+        "(accumulated_input_tokens、accumulated_output_tokens)",
     ),
     "core.log-empty": ("{where} is empty (no line with an entry)", "{where}为空(没有含条目的行)"),
     "core.log-no-file": ("{where}: no file given", "{where}:未给出文件"),
@@ -514,6 +519,14 @@ MESSAGES: dict[str, tuple[str, str]] = {
         "records of {agent}: JSON Lines writes one record a line",
         "{where}第 {line} 行包含多条 JSON 记录,中间没有换行,是 {agent} 的记录:"
         "JSON Lines 每行一条记录",
+    ),
+    "core.log-pi-or-droid": (
+        "{where} holds user and assistant messages alone, no header and no usage: a pi "
+        "session's without its header, or a Droid transcript (<id>.jsonl, whose totals "
+        "Droid keeps in <id>.settings.json beside it); nothing in them tells which",
+        "{where}只含用户与助手消息,没有头部行,也没有用量:可能是缺了头部行的 pi 会话,"
+        "也可能是 Droid 的对话记录(<id>.jsonl,Droid 把其总量记在旁边的 <id>.settings.json 中);"
+        "其中没有任何内容能区分二者",
     ),
     "core.log-pi-json-output": (
         "{where} is the output of pi --mode json (its message_end, turn_end and agent_end "

@@ -616,7 +616,7 @@ class Registry:
         release = self.provenance.label
         raise ScenarioError(
             [
-                Problem.of(path, name, "unknown-model", release=release, near=", ".join(near))
+                Problem.of(path, name, "unknown-model", release=release, near=tuple(near))
                 if near
                 else Problem.of(path, name, "unknown-model-none", release=release)
             ]

@@ -136,9 +136,9 @@ class Timing:
     def __post_init__(self) -> None:
         check = Checks("Timing")
         if self.run_from not in RUN_FROM:
-            check.rule("run_from", "one-of", self.run_from, names=", ".join(RUN_FROM))
+            check.rule("run_from", "one-of", self.run_from, names=tuple(RUN_FROM))
         if self.appends not in APPENDS:
-            check.rule("appends", "one-of", self.appends, names=", ".join(APPENDS))
+            check.rule("appends", "one-of", self.appends, names=tuple(APPENDS))
         if not isinstance(self.gap_ms, Distribution):
             check.whole("gap_ms", self.gap_ms, none=True)
         check.whole("gap_seed", self.gap_seed, 0, MAX_SEED)
@@ -172,7 +172,7 @@ class Retries:
         check.decimal("failure_rate", self.failure_rate, 0, 1, 30)
         check.whole("failure_seed", self.failure_seed, 0, MAX_SEED)
         if self.policy not in POLICIES:
-            check.rule("policy", "one-of", self.policy, names=", ".join(POLICIES))
+            check.rule("policy", "one-of", self.policy, names=tuple(POLICIES))
         check.whole("max_resends", self.max_resends, 0, 100)
         check.whole("breaker_failures", self.breaker_failures, 1, 100)
         check.flag("bill_failed_output", self.bill_failed_output)

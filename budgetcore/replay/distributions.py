@@ -88,7 +88,7 @@ def distribution(raw: object, path: str, problems: list[Problem]) -> Distributio
         return None
     name = raw.get("dist")
     if not isinstance(name, str) or name not in DISTRIBUTIONS:  # a list cannot be looked up
-        names = ", ".join(DISTRIBUTIONS)
+        names = tuple(DISTRIBUTIONS)
         problems.append(Problem.of(f"{path}.dist", name, "one-of", names=names))
         return None
     before = len(problems)

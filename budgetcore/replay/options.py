@@ -209,8 +209,7 @@ def _one_of(value: Any, path: str, names: tuple[str, ...], problems: list[Proble
     """``value`` when it is one of ``names``, else its problem appended (the caller
     returns nothing then)."""
     if value not in names:
-        text = ", ".join(names)
-        problems.append(Problem.of(path, value, "one-of", names=text))
+        problems.append(Problem.of(path, value, "one-of", names=tuple(names)))
     return value
 
 
@@ -290,7 +289,7 @@ def parse_retries(raw: object, path: str, problems: list[Problem]) -> Retries | 
     seed = whole(raw.get("failure_seed", 0), f"{path}.failure_seed", problems, 0, MAX_SEED)
     policy = raw.get("policy", "resend")
     if policy not in POLICIES:
-        names = ", ".join(POLICIES)
+        names = tuple(POLICIES)
         problems.append(Problem.of(f"{path}.policy", policy, "one-of", names=names))
     resends = whole(raw.get("max_resends", 10), f"{path}.max_resends", problems, 0, 100)
     breaker = whole(

@@ -110,6 +110,9 @@ def log_dict(
         # Why the model is an assumption, not read from the log (Kimi CLI); None when
         # the log names it.
         "model_assumed": log.model_assumed or None,
+        # What the session's file lacks that its agent writes elsewhere (OpenCode's
+        # message table alone), the CLI's sentence; None when nothing is missing.
+        "lacks": _lacks_text(log.lacks) if log.lacks else None,
         "skipped_lines": [str(p) for p in log.skipped],
         "ledger": [ledger_dict(f) for f in log.ledger],
         "compactions": [
@@ -368,3 +371,11 @@ def to_csv(result: Replay, log: ParsedLog | None = None, series: str | None = No
     out: list[str] = []
     write_sessions([_one(result, log, series)], "csv", out.append, folder=False)
     return "".join(out)
+
+
+def _lacks_text(key: str) -> str:
+    """What a session's file lacks (ParsedLog.lacks), in English: the catalogue is
+    loaded only for such a session (not by every ``replay --usage``)."""
+    from budgetcore.messages import t  # noqa: PLC0415
+
+    return t(key, "en")

@@ -33,6 +33,6 @@ def profile(name: str) -> Profile:
     choices and the value."""
     found = PROFILES.get(name) if isinstance(name, str) else None
     if found is None:
-        names = ", ".join(RUNTIME_NAMES)
+        names = tuple(RUNTIME_NAMES)
         raise ScenarioError([Problem.of("runtime", name, "one-of", names=names)])
     return found

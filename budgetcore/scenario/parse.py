@@ -339,7 +339,7 @@ def parse_sample_lines(text: str) -> tuple[dict[str, list[Any]], list[Problem]]:
                     "channel",
                     line=number,
                     key="channel",
-                    channels=", ".join(LINE_CHANNELS),
+                    channels=tuple(LINE_CHANNELS),
                 )
             )
             continue

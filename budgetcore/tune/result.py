@@ -455,7 +455,7 @@ def tune(
             [Problem.of("constraints", constraints, "py-instance", what="Constraints")]
         )
     if engine not in ENGINES:
-        names = ", ".join(ENGINES)
+        names = tuple(ENGINES)
         raise ScenarioError([Problem.of("engine", engine, "one-of", names=names)])
     sessions = check_sessions(sessions)
     own = (scenario.config.trigger_tokens, scenario.config.summary_max_tokens)

@@ -29,6 +29,7 @@ ENTRY_KEYS = {
     "assistant (no tokens)": "replay.logs.entry.no-tokens",
     "assistant (no usage)": "replay.logs.entry.no-usage",
     "message (Goose keeps no usage per message)": "replay.logs.entry.goose-message",
+    "metadata (last call's usage only)": "replay.logs.entry.goose-last-usage-only",
     "message (billed by the usage ledger)": "replay.logs.entry.goose-message-ledger",
     "session (totals in the usage ledger)": "replay.logs.entry.goose-session-ledger",
     "usage row (no tokens)": "replay.logs.entry.goose-usage-row-no-tokens",
@@ -72,6 +73,7 @@ ENTRY_SUFFIXES = {
     " (no tokens yet)": "replay.logs.entry-suffix.no-tokens-yet",
     " (no token usage)": "replay.logs.entry-suffix.no-token-usage",
     " (zero usage)": "replay.logs.entry-suffix.zero-usage",
+    " (in shutdown totals)": "replay.logs.entry-suffix.in-shutdown-totals",
     # Cline's, Amp's and OpenCode's "<role> message": the role is the log's.
     " message": "replay.logs.entry-suffix.message",
     # OpenCode's "<type> part" ("text part", "step-start part"): the type is the log's.

@@ -14,7 +14,7 @@ from typing import TYPE_CHECKING
 
 from budgetcore.errors import Problem
 from budgetcore.inputs.numbers import MAX_SEED
-from budgetcore.messages import CATALOGUE, problem_params, t
+from budgetcore.messages import CATALOGUE, problem_params, said_list, t
 from budgetcore.scenario.fragment import PIN_PREFIX
 from budgetcore.ui.markup import Markup, el, join
 
@@ -94,6 +94,8 @@ def problem_sentence(problem: Problem, lang: str) -> str:
     # A parameter whose text is a catalogue key is said in the language; any other text
     # is data (a zstd library's own message about a corrupt frame), shown as it came.
     params = problem_params(_digits(dict(problem.params)), lang)
+    for name, items in problem.lists:  # a list, said with the language's separator
+        params[name] = said_list(items, lang)
     if "other" in params:  # a cross-key rule: both fields by their labels alone
         where = _label(problem.path, lang)
         params["other"] = _label(params["other"], lang)
@@ -123,6 +125,8 @@ def _page_sentence(problem: Problem, lang: str) -> str:
     params = _digits(
         {name: t(value, lang) if name in problem.keys else value for name, value in problem.params}
     )
+    for name, items in problem.lists:  # a list, said with the language's separator
+        params[name] = said_list(items, lang)
     label_key = f"label.{problem.path}"
     if label_key in CATALOGUE:
         params.setdefault("field", t(label_key, lang))

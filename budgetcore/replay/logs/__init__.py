@@ -176,7 +176,7 @@ def _database(stream: Replayed) -> tuple[Agent | None, Database]:
 
     db = Database.of_bytes(database_bytes(stream, limit_of("log")))
     for a in AGENTS:
-        if a.claims_database is not None and a.claims_database(db.tables):
+        if a.claims_database is not None and a.claims_database(db):
             return a, db
     return None, db
 
@@ -188,7 +188,7 @@ def _unknown(head: Replayed | Document | Database, name: str = "") -> ScenarioEr
     if isinstance(head, Document):
         return LogUnread(*_unknown_document(head, name))
     if isinstance(head, Database):
-        tables = ", ".join(sorted(head.tables)[:8]) or "none readable"
+        tables = tuple(sorted(head.tables)[:8]) or "none readable"
         file = name.rsplit("/", 1)[-1]
         named = database_agent(file)
         if named is not None:
@@ -498,7 +498,7 @@ def session_steps(
     else:
         found = agent(fmt)
         if found is None:
-            raise ScenarioError([Problem.of("log format", fmt, "one-of", names=", ".join(FORMATS))])
+            raise ScenarioError([Problem.of("log format", fmt, "one-of", names=FORMATS)])
         first_line = streams[0][1].readline(MAX_LINE_BYTES + 1)
         given: LineSource = Replayed([first_line], streams[0][1])
         if first_line.startswith(ZSTD_MAGIC):
@@ -560,7 +560,7 @@ def sessions_steps(
     else:
         found = agent(fmt)
         if found is None:
-            raise ScenarioError([Problem.of("log format", fmt, "one-of", names=", ".join(FORMATS))])
+            raise ScenarioError([Problem.of("log format", fmt, "one-of", names=FORMATS)])
         first = stream.readline(MAX_LINE_BYTES + 1)
         head = Replayed([first], stream)
         if first.startswith(SQLITE_MAGIC):
@@ -610,7 +610,7 @@ def _some_session(
         some = True
         yield log
     if not some and first:
-        tables = ", ".join(sorted(head.tables)[:8]) or "none readable"
+        tables = tuple(sorted(head.tables)[:8]) or "none readable"
         problem = Problem.coded("log", "log-database-no-session", agent=found.name, tables=tables)
         raise NoRequests([problem], 0, _no_row(head), found.key)
 
@@ -646,7 +646,7 @@ def database_sessions(
     found = agent(fmt) if fmt is not None else None
     if found is None:
         found = next(
-            (a for a in AGENTS if a.claims_database is not None and a.claims_database(head.tables)),
+            (a for a in AGENTS if a.claims_database is not None and a.claims_database(head)),
             None,
         )
     if found is None:

@@ -1,10 +1,11 @@
 """The agents whose logs we read, one entry each (docs/replay.md, "Other agents").
 
 Each entry says how to tell its files (``claims``: from one decoded line of a JSON Lines
-log; ``claims_document``: from a whole JSON document; ``claims_database``: from an
-SQLite database's tables), how to read a session (``read``: the session's files, main
-file first, to a :class:`ParsedLog` with its ledger; ``read_database``: every session
-of a database), which files of a folder are its sessions (``plan``, in
+log; ``claims_document``: from a whole JSON document; ``claims_database``: from an open
+SQLite database, its tables, or its rows where a table's name says too little), how to
+read a session (``read``: the session's files, main file first, to a
+:class:`ParsedLog` with its ledger; ``read_database``: every session of a database),
+which files of a folder are its sessions (``plan``, in
 :mod:`.layouts`), and whether its log keeps only totals. Detection asks the entries in table
 order, line by line: the agents whose lines carry a distinctive key come first, Claude
 Code (whose lines say least: any ``message`` object) last.
@@ -17,12 +18,15 @@ import sys
 from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass
 from importlib import import_module
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from budgetcore.replay.logs import layouts
 from budgetcore.replay.logs.layouts import Planner
 from budgetcore.replay.logs.model import ParsedLog
 from budgetcore.replay.logs.reader import LineSource, Steps, format_of
+
+if TYPE_CHECKING:
+    from budgetcore.replay.logs.tally import Database
 
 __all__ = [
     "AGENTS",
@@ -82,8 +86,9 @@ class Agent:
     # (replay.log.missing.<key>), so the page says it in its language.
     looks_like: Callable[[object], bool] | None = None
     missing: str = ""
-    # A database file (SQLite): whether its tables are this agent's, and its sessions.
-    claims_database: Callable[[frozenset[str]], bool] | None = None
+    # A database file (SQLite, open): whether it is this agent's (its tables, and where
+    # a table's name says too little, its columns and rows), and its sessions.
+    claims_database: Callable[[Database], bool] | None = None
     # (an open sqlite3 connection, the file's name shown): the caller closes it, after
     # reading its sessions to their end (an iterator may hand them over one at a time).
     read_database: Callable[..., Iterable[ParsedLog]] | None = None
@@ -123,14 +128,6 @@ def _read_codex(files: Sequence[tuple[str, LineSource]]) -> Steps[ParsedLog]:
     if len(files) > 1:
         raise ScenarioError([Problem.coded("log", "log-codex-one-file")])
     return read_codex(*files[0])
-
-
-@at_once
-def _no_lines(files: Sequence[tuple[str, LineSource]]) -> ParsedLog:
-    """An agent whose sessions are in a database only."""
-    from budgetcore.errors import Problem, ScenarioError  # noqa: PLC0415
-
-    raise ScenarioError([Problem.coded("log", "log-not-a-database")])
 
 
 # Each agent's ledger kinds that carry no bill (Agent.no_bill), as its reader labels
@@ -300,7 +297,7 @@ AGENTS: tuple[Agent, ...] = (
         claims_document=_of("opencode", "claims_document"),
         looks_like=lambda d: isinstance(d, dict) and "sessionID" in d and "modelID" in d,
         missing="replay.log.missing.opencode",
-        claims_database=_of("opencode", "claims_database"),
+        claims_database=_of("opencode_db", "claims_database"),
         read_database=_of("opencode", "opencode_db_sessions"),
         reads_shares=True,
         plan=layouts.plan_opencode,
@@ -341,13 +338,16 @@ AGENTS: tuple[Agent, ...] = (
     Agent(
         "goose",
         "Goose",
-        None,
-        _no_lines,
+        # Its sessions from before the database: JSON Lines, the first line the
+        # session's metadata (goose_jsonl.py).
+        _of("goose_jsonl", "claims"),
+        at_once(_of("goose_jsonl", "read_goose_jsonl")),
         claims_database=_of("goose", "claims_database"),
         read_database=_of("goose", "read_goose_db"),
         plan=layouts.plan_goose,
+        no_request_of=_of("goose_jsonl", "no_request_of"),
         no_bill=_GOOSE_NO_BILL,
-        files=("sessions/sessions.db",),
+        files=("sessions/sessions.db", "sessions/<id>.jsonl"),
     ),
     Agent(
         "claude-code",
@@ -407,9 +407,10 @@ def agent(key: str) -> Agent | None:
     return _BY_KEY.get(key)
 
 
-def names() -> str:
-    """Every agent we read, for messages: "Claude Code, Codex CLI, pi, ..."."""
-    return ", ".join(a.name for a in AGENTS)
+def names() -> tuple[str, ...]:
+    """Every agent we read, for messages: a list parameter (``Problem.lists``), said
+    "Codex CLI, pi, ..." in English and "Codex CLI、pi、..." in Chinese."""
+    return tuple(a.name for a in AGENTS)
 
 
 def _suffix(path: str) -> str:
@@ -417,11 +418,12 @@ def _suffix(path: str) -> str:
     return ".jsonl.zst" if name.endswith(".jsonl.zst") else "." + name.rsplit(".", 1)[1]
 
 
-def other_suffixes() -> str:
+def other_suffixes() -> tuple[tuple[str, tuple[str, ...]], ...]:
     """The endings other than ``.jsonl`` (any ``.jsonl`` file is read as a session of
     its own, folder.plan_folder) of the files a folder's sessions are read from, each
-    with its agents (:attr:`Agent.files`): ".jsonl.zst (Codex CLI), .json (Gemini
-    CLI, ...), .db (...)", for the message of a folder with nothing to read."""
+    with its agents (:attr:`Agent.files`), for the message of a folder with nothing to
+    read: a list parameter (``messages.said_list``), ".jsonl.zst (Codex CLI), .json
+    (Gemini CLI, ...), .db (...)" in English."""
     found: dict[str, list[str]] = {}
     for a in AGENTS:
         for f in a.files:
@@ -430,7 +432,7 @@ def other_suffixes() -> str:
                 names.append(a.name)
     found.pop(".jsonl", None)
     order = sorted(found, key=lambda k: (-len(k), k))
-    return ", ".join(f"{k} ({', '.join(found[k])})" for k in order)
+    return tuple((k, tuple(found[k])) for k in order)
 
 
 def costs_nothing(log: ParsedLog) -> bool:

@@ -209,6 +209,10 @@ CopilotAttributes = msgspec.defstruct(
 
 class CopilotData(Struct, gc=False):
     modelMetrics: Any = UNSET
+    # A compaction call's usage, and the model a session selects (copilot._events).
+    compactionTokensUsed: Any = UNSET
+    selectedModel: Any = UNSET
+    newModel: Any = UNSET
 
 
 class CopilotLine(Struct, gc=False):

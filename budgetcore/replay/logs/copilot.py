@@ -38,7 +38,7 @@ from budgetcore.errors import Problem
 from budgetcore.inputs.numbers import MAX_TOKENS, bound_text
 from budgetcore.replay.logs.model import ParsedLog
 from budgetcore.replay.logs.reader import LineSource, Steps, count_of, millis
-from budgetcore.replay.logs.tally import TOTALS, Row, Tally, counts, registry_name
+from budgetcore.replay.logs.tally import TOTALS, Database, Row, Tally, counts, registry_name
 
 __all__ = [
     "TOTALS_WHY",
@@ -126,6 +126,20 @@ def read_copilot(files: Sequence[tuple[str, LineSource]], *, what: str = "log") 
 
 
 def _events(tally: Tally, rows: list[tuple[int, dict[str, Any]]]) -> None:
+    # The last shutdown with model metrics: a compaction's call before it is in some
+    # shutdown's totals (_compaction_usage).
+    last_shutdown = max(
+        (
+            n
+            for n, o in rows
+            if o.get("type") == "session.shutdown"
+            and isinstance(o.get("data"), dict)
+            and isinstance(o["data"].get("modelMetrics"), dict)
+            and o["data"]["modelMetrics"]
+        ),
+        default=0,
+    )
+    model = ""  # the session's model as last selected (_MODEL_KEYS)
     for number, obj in rows:
         kind = obj.get("type")
         data = obj.get("data")
@@ -136,6 +150,13 @@ def _events(tally: Tally, rows: list[tuple[int, dict[str, Any]]]) -> None:
         if kind == "session.compaction_start":
             tally.entry(kind)
             tally.compaction(number, series=TOTALS, time=time)
+            continue
+        if isinstance(data, dict) and kind in _MODEL_KEYS:
+            chosen = data.get(_MODEL_KEYS[kind])
+            if isinstance(chosen, str) and chosen.strip():
+                model = chosen.strip()
+        if kind == "session.compaction_complete" and isinstance(data, dict):
+            _compaction_usage(tally, number, data, model, time, covered=number < last_shutdown)
             continue
         metrics = data.get("modelMetrics") if isinstance(data, dict) else None
         if kind != "session.shutdown" or not isinstance(metrics, dict) or not metrics:
@@ -156,20 +177,100 @@ def _events(tally: Tally, rows: list[tuple[int, dict[str, Any]]]) -> None:
             continue
         for model, totals in checked:
             assert not isinstance(totals, Problem)
-            prompt, read, write, output = totals
-            read = min(read, prompt)
-            write = min(write, prompt - read)
-            tally.total(
-                number,
-                why=TOTALS_WHY,
-                input=prompt - read - write,
-                cache_read=read,
-                cache_write=write,
-                output=output,
-                model=_model_name(str(model)) if str(model).strip() else None,
-                time=time,
-                logged_cost=_nano_aiu(metrics[model]),
-            )
+            cost = _nano_aiu(metrics[model])
+            _bill(tally, number, totals, model=str(model).strip(), time=time, cost=cost)
+
+
+def _bill(
+    tally: Tally,
+    number: int,
+    totals: tuple[int, ...],
+    *,
+    model: str,
+    time: int | None,
+    cost: Decimal | None,
+) -> None:
+    """One model's usage as the session's totals: ``totals`` (input holding the cache
+    reads and writes, reads, writes, output), the cache taken out of the input (a count
+    past what the input holds is read as the most it can hold)."""
+    prompt, read, write, output = totals
+    read = min(read, prompt)
+    write = min(write, prompt - read)
+    tally.total(
+        number,
+        why=TOTALS_WHY,
+        input=prompt - read - write,
+        cache_read=read,
+        cache_write=write,
+        output=output,
+        model=_model_name(model) if model else None,
+        time=time,
+        logged_cost=cost,
+    )
+
+
+#: A compaction call's usage (``compactionTokensUsed``), "aligned with assistant.usage
+#: format" (github/copilot-sdk ``nodejs/src/generated/session-events.ts`` @cc0438d6,
+#: ``CompactionCompleteCompactionTokensUsed``: ``inputTokens``, ``outputTokens``,
+#: ``cacheReadTokens``, ``cacheWriteTokens``, ``model``, ``copilotUsage.totalNanoAiu``),
+#: and its older shape (the same file @dc498276, January 2026: ``input``, ``output``,
+#: ``cachedInput``; a Copilot CLI 1.0.2 event a third party's tests quote, code index id
+#: 52081899162). Both inputs hold the cache, as the shutdown's ``inputTokens`` does.
+#: The events that select the session's model, and the key that names it (the SDK's
+#: ``SessionStartData``, ``SessionResumeData``, ``SessionModelChangeData``).
+_MODEL_KEYS = {
+    "session.start": "selectedModel",
+    "session.resume": "selectedModel",
+    "session.model_change": "newModel",
+}
+_COMPACTION_NEW = ("inputTokens", "cacheReadTokens", "cacheWriteTokens", "outputTokens")
+_COMPACTION_OLD = ("input", "cachedInput", "output")
+
+
+def _compaction_usage(
+    tally: Tally, number: int, data: dict[str, Any], model: str, time: int | None, *, covered: bool
+) -> None:
+    """A ``session.compaction_complete``: its compaction call's usage, where it writes
+    one. That call is a request to a model, and a shutdown's model metrics are the
+    usage of "all requests to this model" (the SDK's ``ShutdownModelMetricUsage``), so a
+    compaction before a shutdown is taken as within its totals (an entry: billing it
+    again would count it twice; ccusage 20.0.24, which reads the shutdowns alone, agrees).
+    One after the last shutdown (a process that never shut down cleanly, or a file of
+    no shutdown) is in no total: its usage is billed as the session's totals are, at
+    its ``model`` (else the session's selected one), its nano-AIU its own cost."""
+    kind = "session.compaction_complete"
+    usage = data.get("compactionTokensUsed")
+    if not isinstance(usage, dict):
+        tally.entry(kind)
+        return
+    if covered:
+        tally.entry(f"{kind} (in shutdown totals)")
+        return
+    if usage and not any(k in usage for k in (*_COMPACTION_NEW, *_COMPACTION_OLD)):
+        keys = ", ".join(_COMPACTION_NEW)
+        tally.malformed(
+            number,
+            Problem.of("data.compactionTokensUsed", usage, "log-line-no-known-count", keys=keys),
+        )
+        return
+    if any(k in usage for k in _COMPACTION_NEW):
+        found = counts(usage, _COMPACTION_NEW, "compactionTokensUsed")
+        if not isinstance(found, Problem):
+            prompt, read, write, output = found
+    else:
+        found = counts(usage, _COMPACTION_OLD, "compactionTokensUsed")
+        if not isinstance(found, Problem):
+            (prompt, read, output), write = found, 0
+    if isinstance(found, Problem):
+        tally.malformed(number, dataclasses.replace(found, path=f"data.{found.path}"))
+        return
+    if not (prompt or output):
+        tally.entry(f"{kind} (zero usage)")
+        return
+    named = usage.get("model")
+    name = named.strip() if isinstance(named, str) and named.strip() else model
+    cost = _nano_aiu(usage.get("copilotUsage"))
+    _bill(tally, number, (prompt, read, write, output), model=name, time=time, cost=cost)
 
 
 #: The suffixes Copilot CLI gives a model's 1M-context variant, which no registry entry
@@ -545,9 +646,9 @@ _STORE_COUNTS = (
 )
 
 
-def claims_database(tables: frozenset[str]) -> bool:
+def claims_database(db: Database) -> bool:
     """Copilot CLI's ``~/.copilot/session-store.db``: per-turn usage events."""
-    return "assistant_usage_events" in tables
+    return "assistant_usage_events" in db.tables
 
 
 def read_session_store(db: Any, name: str) -> tuple[ParsedLog, ...]:

@@ -30,13 +30,20 @@ from budgetcore.replay.logs.reader import (
     millis,
 )
 from budgetcore.replay.logs.records import Shape
-from budgetcore.replay.logs.tally import NOT_A_DOCUMENT, Tally, counts, registry_name
+from budgetcore.replay.logs.tally import (
+    NOT_A_DOCUMENT,
+    Tally,
+    counts,
+    document_of,
+    registry_name,
+)
 
 __all__ = [
     "LINE",
     "TOTALS_WHY",
     "claims",
     "claims_document",
+    "custom_models",
     "exec_output",
     "model_name",
     "read_droid",
@@ -53,11 +60,29 @@ _TYPE = attrgetter("type")
 
 def claims(obj: dict[str, object]) -> bool:
     """A line of a Droid transcript (``<id>.jsonl``): its first, ``session_start``
-    (agent-sessions' Droid fixtures; ccusage reads the settings file only). Its other
-    lines look like pi's entries, so the transcript is told by this one. Or a line of
-    ``droid exec``'s output (:func:`exec_output`), told apart so that it is named."""
-    if obj.get("type") == "session_start":
+    (agent-sessions' Droid fixtures; ccusage reads the settings file only; pi's header is
+    ``type: session`` with ``cwd`` and ``version``). Its other lines look like pi's
+    entries (``type: message``, ``id``, ``parentId``), but a Droid message is its role
+    and content alone, where pi stamps every message with its epoch milliseconds
+    (``message.timestamp``, pi-mono ``packages/ai/src/types.ts`` @83378aad): a
+    ``message`` line that pi does not claim (:func:`.pi.claims`, asked first: one with
+    ``parentId`` stays pi's) whose message has a role and content, no stamp and no
+    usage, is Droid's (a session indexer's Droid test writes a transcript of one such
+    user line and no settings file, code index id 60317082424, held out in round 10d:
+    "no usable request in this pi file"). Or a line of ``droid exec``'s output
+    (:func:`exec_output`), told apart so that it is named."""
+    kind = obj.get("type")
+    if kind == "session_start":
         return "id" in obj and "uuid" not in obj
+    if kind == "message" and "uuid" not in obj:
+        message = obj.get("message")
+        return (
+            isinstance(message, dict)
+            and message.get("role") in ("user", "assistant")
+            and "content" in message
+            and "timestamp" not in message
+            and "usage" not in message
+        )
     return exec_output(obj)
 
 
@@ -139,9 +164,56 @@ def _priced_name(name: str) -> str:
     return priced
 
 
+#: The Factory folder's files that list custom models (layouts.plan_droid): its
+#: ``settings.json`` (``customModels``, camelCase) and the legacy ``config.json``
+#: (``custom_models``, snake case), settings.json first where both name one
+#: (docs.factory.ai/cli/byok/overview: "Both files are loaded and merged, with
+#: settings.json taking priority").
+_CONFIGS = {
+    "settings.json": ("customModels", "displayName", "settings.json (customModels)"),
+    "config.json": ("custom_models", "model_display_name", "config.json (custom_models)"),
+}
+
+
+_WHITE = re.compile(r"\s+")
+
+
+def custom_models(doc: object, name: str) -> dict[str, str]:
+    """A Factory config's custom models: each one's id -> the model name it sends to its
+    provider (its ``model``). Droid names a custom model ``custom:<display name, each
+    run of white space a dash>-<its index in the list>`` (its ``buildCustomModelId``, as
+    droid-patch's custom-model manager rebuilds the ids in ~/.factory/settings.json,
+    code index id 13085327585) and writes that id as a session's ``model``; newer
+    settings write it beside the entry too (``id``, ``index``), and an entry's own
+    ``id`` is taken first."""
+    key, display, _label = _CONFIGS[name]
+    listed = doc.get(key) if isinstance(doc, dict) else None
+    found: dict[str, str] = {}
+    for position, entry in enumerate(listed if isinstance(listed, list) else []):
+        if not isinstance(entry, dict):
+            continue
+        model = entry.get("model")
+        if not isinstance(model, str) or not model.strip():
+            continue
+        own = entry.get("id")
+        if isinstance(own, str) and own.strip():
+            found.setdefault(own.strip(), model.strip())
+        shown = entry.get(display)
+        index = entry.get("index")
+        at = index if type(index) is int and index >= 0 else position
+        if isinstance(shown, str) and shown.strip():
+            dashed = _WHITE.sub("-", shown.strip())
+            found.setdefault(f"custom:{dashed}-{at}", model.strip())
+    return found
+
+
 def read_droid(files: Sequence[tuple[str, LineSource]], *, what: str = "log") -> ParsedLog:
-    """``files[0]`` the settings file, then the transcript (when there is one). A
-    transcript alone has no usage: said so, naming the file that holds it."""
+    """``files[0]`` the settings file, then the transcript (when there is one) and the
+    Factory folder's ``settings.json`` and ``config.json`` (where the planner found
+    them). A transcript alone has no usage: said so, naming the file that holds it. A
+    session's ``custom:`` model is priced at the model its custom model sends
+    (:func:`custom_models`); one no config names stays as written, unpriced where the
+    registry does not know it (never $0)."""
     if files and files[0][0].endswith(".jsonl"):
         # Which of the two Droid files with no usage of a session this is: the first
         # line either claims says.
@@ -153,8 +225,28 @@ def read_droid(files: Sequence[tuple[str, LineSource]], *, what: str = "log") ->
         raise ScenarioError([Problem.coded(what, code)])
     tally = Tally("droid")
     files = list(files)
+    # The custom models first: the configs that name them are read before the totals
+    # they price, settings.json's ids taking priority over config.json's.
+    configs: dict[int, object] = {}
+    customs: dict[str, str] = {}
+    for base in _CONFIGS:
+        for k, (name, stream) in enumerate(files):
+            if k > 0 and name.rsplit("/", 1)[-1] == base:
+                doc = document_of(stream, what)
+                configs[k] = doc
+                if not isinstance(doc, Problem):
+                    for key, model in custom_models(doc, base).items():
+                        customs.setdefault(key, model)
     for i, (name, stream) in enumerate(files):
         tally.open(name)
+        if i in configs:  # one record each, in the ledger in the files' order
+            tally.record()
+            value = configs[i]
+            if isinstance(value, Problem):
+                tally.malformed(1, value)
+            else:
+                tally.entry(_CONFIGS[name.rsplit("/", 1)[-1]][2])
+            continue
         if i > 0:  # the transcript: no usage in it
             # Its lines counted by type a batch at a time, in C: a Python step per line
             # was most of a Droid folder's read (its transcripts are most of its bytes).
@@ -179,10 +271,13 @@ def read_droid(files: Sequence[tuple[str, LineSource]], *, what: str = "log") ->
             tally.entry("settings (no tokens)")
             continue
         model = doc.get("model")
+        if isinstance(model, str) and model.strip() in customs:
+            model = customs[model.strip()]
         named = model_name(model) if isinstance(model, str) and model.strip() else None
-        if named is None and len(files) > 1:
-            named, rest = transcript_model(files[1][1])
-            files[1] = (files[1][0], rest)
+        transcript = next((k for k in range(1, len(files)) if k not in configs), None)
+        if named is None and transcript is not None:
+            named, rest = transcript_model(files[transcript][1])
+            files[transcript] = (files[transcript][0], rest)
         tally.total(
             1,
             why=TOTALS_WHY,

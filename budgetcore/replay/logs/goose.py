@@ -62,7 +62,7 @@ from budgetcore.errors import Problem, ScenarioError
 from budgetcore.inputs.numbers import MAX_TOKENS, bound_text
 from budgetcore.replay.logs.model import ParsedLog, summary_series
 from budgetcore.replay.logs.reader import count_of, millis
-from budgetcore.replay.logs.tally import SUMMED, Row, Tally, registry_name, sqlite
+from budgetcore.replay.logs.tally import SUMMED, Database, Row, Tally, registry_name, sqlite
 
 __all__ = ["TOTALS_WHY", "claims_database", "read_goose_db"]
 
@@ -127,8 +127,8 @@ def _ledger_query(has: set[str]) -> str:
     )
 
 
-def claims_database(tables: frozenset[str]) -> bool:
-    return "sessions" in tables and "message" not in tables
+def claims_database(db: Database) -> bool:
+    return "sessions" in db.tables and "message" not in db.tables
 
 
 def _model(raw: object) -> str | None:

@@ -503,6 +503,28 @@ def _code_record(
             time=raw if type(raw) is int and 0 <= raw < 10**14 else millis(raw),
         )
         return
+    if kind == "context.apply_compaction":
+        # Kimi Code's context replaced by a summary (kimi-code agent-core
+        # src/agent/context/index.ts @d723cc47, applyCompaction): inside a full
+        # compaction's begin ... complete it is that compaction, marked at its
+        # complete; alone (a protocol 1.1 wire of kimi-code's visualiser, a 1.4 wire in
+        # a third party's test, held out in rounds 10b and 10c) it is the one record of
+        # a compaction the agent made, its trigger unknown. Its tokensBefore is Kimi
+        # Code's estimate of the history (estimateTokensForMessages), no provider count.
+        tally.entry(kind)
+        if series not in begun:
+            raw = rec.time
+            tally.compaction(
+                number,
+                series=series,
+                time=raw if type(raw) is int and 0 <= raw < 10**14 else millis(raw),
+            )
+        return
+    if kind == "full_compaction.cancel":
+        # A compaction begun and given up (full.ts): no compaction, nothing pending.
+        begun.pop(series, None)
+        tally.entry(kind)
+        return
     if kind == "llm.request":
         # The model the request went to (the provider's model name) beside the
         # configuration alias the usage.record after it names: kimi-code agent-core

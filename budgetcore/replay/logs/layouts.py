@@ -254,19 +254,39 @@ def plan_amp(paths: Sequence[str], present: frozenset[str]) -> Claim:
 
 
 def plan_droid(paths: Sequence[str], present: frozenset[str]) -> Claim:
-    """``<id>.settings.json`` (its totals) with the transcript ``<id>.jsonl`` beside it."""
+    """``<id>.settings.json`` (its totals) with the transcript ``<id>.jsonl`` beside it,
+    and the Factory folder's ``settings.json`` and legacy ``config.json`` (their custom
+    models, which a session's ``custom:`` model id names: droid.py), where the folder
+    holds ``sessions/`` beside them."""
     owned: dict[str, list[str]] = {p: [] for p in paths if p.endswith(".settings.json")}
     for p in paths:
         settings = f"{p.removesuffix('.jsonl')}.settings.json"
         if p.endswith(".jsonl") and settings in owned:
             owned[settings].append(p)
+    for p, files in owned.items():
+        parts = p.split("/")
+        at = max((i for i, part in enumerate(parts[:-1]) if part == "sessions"), default=None)
+        if at is not None:
+            for config in ("settings.json", "config.json"):
+                found = "/".join([*parts[:at], config])
+                if found in present:
+                    files.append(found)
     return Claim(_grouped(owned))
 
 
 def plan_goose(paths: Sequence[str], present: frozenset[str]) -> Claim:
-    """``sessions/sessions.db``, each session in it read apart."""
+    """``sessions/sessions.db``, each session in it read apart. A session file from
+    before the database (``sessions/<id>.jsonl``, goose_jsonl.py) beside it is not read:
+    Goose imports every such file into sessions.db on its first start with the database
+    and leaves it on disk (block/goose ``session_manager.rs`` ``import_legacy``,
+    ``legacy::list_sessions``: the ``.jsonl`` files of the sessions folder), so it
+    would be counted twice. Alone, it is read as a session of its own."""
+    databases = [p for p in paths if p.rsplit("/", 1)[-1] == "sessions.db"]
+    folders = {p.rpartition("/")[0] for p in databases}
+    imported = [p for p in paths if p.endswith(".jsonl") and p.rpartition("/")[0] in folders]
     return Claim(
-        tuple(SessionFiles(p, (p,)) for p in paths if p.rsplit("/", 1)[-1] == "sessions.db")
+        tuple(SessionFiles(p, (p,)) for p in databases),
+        _why(imported, "replay.not-read.goose-imported"),
     )
 
 

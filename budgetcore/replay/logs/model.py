@@ -381,6 +381,11 @@ class ParsedLog:
     # Why the requests' model is an assumption and not read from the log (a Kimi CLI
     # wire names none), "" when every model is the log's own.
     model_assumed: str = ""
+    # What the session's file lacks that its agent writes elsewhere, so that the read is
+    # less than whole (an OpenCode database of its message table alone: no session
+    # titles nor parents, no parts): a catalogue key (``replay.log.lacks.*``), said in
+    # the CLI's table, its JSON and the page; "" when nothing is missing.
+    lacks: str = ""
 
     @property
     def main(self) -> LogSeries:
@@ -393,7 +398,7 @@ class ParsedLog:
         for s in self.series:
             if s.name == name:
                 return s
-        names = ", ".join(s.name for s in self.series)
+        names = tuple(s.name for s in self.series)
         raise ScenarioError([Problem.of("series", name, "one-of", names=names)])
 
     def models(self) -> tuple[str, ...]:

@@ -47,6 +47,7 @@ from typing import Any, TypeVar
 
 from budgetcore.errors import NonFinite, Problem, ScenarioError
 from budgetcore.replay.logs.model import ParsedLog, summary_series
+from budgetcore.replay.logs.opencode_db import LACKS_SESSIONS, rows
 from budgetcore.replay.logs.reader import (
     BATCH_LINES,
     LineSource,
@@ -59,7 +60,6 @@ from budgetcore.replay.logs.tally import Row, Tally, document_of, registry_name,
 _T = TypeVar("_T")
 
 __all__ = [
-    "claims_database",
     "claims_document",
     "opencode_db_sessions",
     "read_opencode",
@@ -442,14 +442,6 @@ def read_opencode(files: Sequence[tuple[str, LineSource]], *, what: str = "log")
     return tally.session(files[0][0] if files else "")
 
 
-def _rows(db: Any, sql: str) -> list[Any]:
-    try:
-        rows: list[Any] = db.execute(sql).fetchall()
-    except sqlite().Error:
-        return []
-    return rows
-
-
 def _size(raw: object) -> int:
     return len(raw) if isinstance(raw, str | bytes) else 0
 
@@ -493,13 +485,17 @@ def opencode_db_sessions(
         )
 
     try:
-        tables = {str(r[0]) for r in _rows(db, "SELECT name FROM sqlite_master")}
+        tables = {str(r[0]) for r in rows(db, "SELECT name FROM sqlite_master")}
         # OpenCode's v2 store names its sessions' table session_v2 and has no message
         # table: its messages are session_message's rows alone (a beta's database,
         # whr819987540/agentsview internal/parser/testdata/opencode_v2/beta.sql
         # @89c7d8d9, "captured from OpenCode 0.0.0-beta-19381"; ccusage 20.0.24 reads it).
         sessions = "session" if "session" in tables else "session_v2"
-        parents = dict(_rows(db, f"SELECT id, parent_id FROM {sessions}"))
+        parents = dict(rows(db, f"SELECT id, parent_id FROM {sessions}"))
+        # A message table alone (messages_alone): no session's parent says which
+        # session is a child's, nor any part who asked for a compaction; each session
+        # is read on its own, and the session says what its file lacks.
+        lacks = "" if sessions in tables else LACKS_SESSIONS
 
         def root(sid: str) -> str:
             seen = set()
@@ -509,7 +505,7 @@ def opencode_db_sessions(
             return sid
 
         def columns_of(table: str) -> set[str]:
-            return {str(r[1]) for r in _rows(db, f"PRAGMA table_info({table})")}
+            return {str(r[1]) for r in rows(db, f"PRAGMA table_info({table})")}
 
         # Each table read: its name, its columns, the kind its rows stand for and which.
         has_message = "message" in tables
@@ -579,6 +575,7 @@ def opencode_db_sessions(
                         _db_parts(db, tally, number, asked, has_parts)
                         yield tally.session(f"{name}#{current}")
                     tally, current, number, asked = Tally("opencode"), top, 0, Asked()
+                    tally.lacks = lacks
                     pending = Pending(tally)
                     tally.open(f"{name}#{top}")
                 number += 1
@@ -845,9 +842,3 @@ def _one_table(db: Any, keys: Any, query: str, ranged: str) -> Iterator[list[Any
 
 def _column(db: Any, query: str, args: tuple[int, int]) -> list[Any]:
     return [r[0] for r in db.execute(query, args)]
-
-
-def claims_database(tables: frozenset[str]) -> bool:
-    """OpenCode's tables: ``session`` and ``message`` (``session_message`` beside them
-    in newer versions), or the v2 store's ``session_v2`` and ``session_message``."""
-    return {"message", "session"} <= tables or {"session_message", "session_v2"} <= tables

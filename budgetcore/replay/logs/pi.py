@@ -89,7 +89,10 @@ def claims(obj: dict[str, object]) -> bool:
     (a pi usage importer's test, code index id 58038215031), which ccusage reads as
     pi's. pi stamps every message with its epoch milliseconds (``message.timestamp``,
     pi-mono ``packages/ai/src/types.ts``) and writes its usage in its own counts; a Droid
-    transcript's messages carry neither, Claude Code's lines no ``type`` message."""
+    transcript's messages carry neither, Claude Code's lines no ``type`` message. So
+    does a ``message`` without an ``id``: a Droid transcript's line without its ids (a
+    session indexer's Droid test writes one user line so, held out in round 10d) was
+    read as a pi file of one entry (:func:`.droid.claims` takes it)."""
     kind = obj.get("type")
     if kind == "session":
         return "cwd" in obj and "id" in obj
@@ -98,10 +101,13 @@ def claims(obj: dict[str, object]) -> bool:
     message = obj.get("message")
     if "id" in obj:
         return "parentId" in obj or (kind == "message" and _pi_message(message))
-    return kind in _V1_ENTRY_TYPES or (kind == "message" and isinstance(message, dict))
+    return kind in _V1_ENTRY_TYPES or (kind == "message" and _pi_message(message))
 
 
 def _pi_message(message: object) -> bool:
+    """A message in pi's shape: stamped with its epoch milliseconds (every message type
+    of pi-mono ``packages/ai/src/types.ts`` and ``coding-agent/src/core/messages.ts``
+    @83378aad has ``timestamp: number``), or with a usage in pi's own counts."""
     if not isinstance(message, dict):
         return False
     usage = message.get("usage")
@@ -116,11 +122,22 @@ def _pi_message(message: object) -> bool:
 _JSON_MODE_EVENTS = frozenset({"message_end", "turn_end", "agent_end"})
 
 
+#: The kinds a file holds that a Droid transcript's lines are read as, where they carry
+#: a Droid transcript's ``id`` and ``parentId`` and no header (agent-sessions' Droid
+#: session fixtures, jazzyalex/agent-sessions @651e854f, have both on every message).
+_DROID_ALIKE = frozenset({"message/user", "message/assistant (no usage)"})
+
+
 def no_request_of(kinds: dict[str, int]) -> str:
     """Why a pi file without a request has none, from what it held: the captured output
     of ``pi --mode json`` (a third-party runner's test streams, held out in round 9),
-    whose responses are events, not session entries; "" for any other file."""
-    return "log-pi-json-output" if _JSON_MODE_EVENTS & kinds.keys() else ""
+    whose responses are events, not session entries; a file of user and assistant
+    messages alone, no header and no usage, which a Droid transcript without its
+    ``session_start`` line is too (the ids and parents of pi's tree are Droid's: nothing
+    in such lines tells the two apart), said naming both; "" for any other file."""
+    if _JSON_MODE_EVENTS & kinds.keys():
+        return "log-pi-json-output"
+    return "log-pi-or-droid" if kinds and kinds.keys() <= _DROID_ALIKE else ""
 
 
 def _cost(cost: Any) -> Decimal | None:

@@ -144,6 +144,7 @@ class Tally:
         self.ids: list[tuple[int, int, str, str]] = []
         self.totals_only = ""  # why the session keeps totals only (ParsedLog.totals_only)
         self.model_assumed = ""  # why its model is assumed (ParsedLog.model_assumed)
+        self.lacks = ""  # what its file lacks that its agent writes (ParsedLog.lacks)
         self.per_series: dict[str, int] = {}  # requests read so far, per series
 
     # ---------------------------------------------------------------- per file
@@ -637,6 +638,7 @@ class Tally:
             tuple(self.ids),
             self.totals_only,
             model_assumed=self.model_assumed,
+            lacks=self.lacks,
         )
 
 

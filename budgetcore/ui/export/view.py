@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
-from budgetcore.messages import count, t
+from budgetcore.messages import count, said_list, t
 from budgetcore.ui.form import (
     FIELDS,
     format_value,
@@ -65,7 +65,7 @@ def import_html(state: PageState) -> Markup:
             {"class": "errors", "id": "import-errors", "role": "alert"},
             bullet_list([problem_text(x, lang) for x in p.problems]),
         )
-    keys = ", ".join(p.keys) if p.keys else t("phrase.none", lang)
+    keys = said_list(p.keys, lang) if p.keys else t("phrase.none", lang)
     mode = t(f"phrase.import-{p.mode}", lang)
     if p.applied:
         n = count("count.override", len(p.keys), lang)

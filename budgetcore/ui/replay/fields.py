@@ -287,12 +287,12 @@ def parse_field_text(path: str, text: str) -> object:
     if f.kind == "dist":
         if text in DISTS:
             return text
-        names = ("names", ", ".join(DISTS), False)
+        names = ("names", tuple(DISTS), False)
         raise IssueError(Problem.page("core.one-of", (names, _got(text)), (path,)))
     if f.kind == "choice":
         if text in f.choices:
             return text
-        names = ("names", ", ".join(f.choices), False)
+        names = ("names", tuple(f.choices), False)
         raise IssueError(Problem.page("core.one-of", (names, _got(text)), (path,)))
     if f.nullable and text == "":
         return None

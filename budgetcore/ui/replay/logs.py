@@ -256,9 +256,10 @@ def _nothing_read(panel: ReplayPanel, lang: str) -> Markup:
             first=first,
         )
     elif panel.files_picked == ("replay-folder", ()):
+        from budgetcore.messages import said_list  # noqa: PLC0415
         from budgetcore.replay.logs.agents import other_suffixes  # noqa: PLC0415
 
-        said = t("replay.logs.folder-empty", lang, others=other_suffixes())
+        said = t("replay.logs.folder-empty", lang, others=said_list(other_suffixes(), lang))
     else:
         return el("p", {"class": "note-small"}, t("replay.log.none", lang))
     return el("div", {"class": "errors", "role": "alert", "data-replay-error": "folder"}, said)
@@ -611,6 +612,10 @@ def logs_html(
     parts.append(el("p", {"data-replay-log": log.format, "data-requests": on}, read))
     if log.model_assumed:
         parts.append(_model_assumed(log, lang))
+    if log.lacks:
+        parts.append(
+            el("p", {"class": "note-small", "data-log-lacks": log.lacks}, t(log.lacks, lang))
+        )
     if not log.totals_only:
         # Totals have no request to replay with the log's model, and their models are
         # the usage table's rows: "The log names no model" there was false.
