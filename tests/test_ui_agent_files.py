@@ -600,3 +600,17 @@ def test_the_page_says_what_a_session_s_file_lacks(lang: str) -> None:
         assert t(key, lang) in page
     panel = with_logs(ReplayPanel(), picked_folder(LOGS / "opencode" / "db"))
     assert "data-log-lacks" not in str(logs_html(panel, lang, wide=True))
+
+
+@pytest.mark.parametrize(("lang", "said"), [("en", "none readable"), ("zh", "无可读的表")])
+def test_a_database_of_no_readable_table_says_so_in_the_page_s_language(
+    lang: str, said: str
+) -> None:
+    """A database picked alone whose tables SQLite cannot read, of no agent's name: its
+    tables were said "none readable" in the Chinese sentence too (the seventeenth
+    stop)."""
+    panel = with_logs(ReplayPanel(), (("store.db", b"SQLite format 3\x00" + b"\x5a" * 5000),))
+    page = html.unescape(str(logs_html(panel, lang, wide=True)))
+    assert said in page
+    if lang == "zh":
+        assert "none readable" not in page

@@ -231,14 +231,15 @@ class _Unfilled(dict[str, object]):
 def problem_params(params: Mapping[str, str], lang: str) -> dict[str, str]:
     """A problem's parameters as said in ``lang``: a parameter whose text is a catalogue
     key (a JSON decoder's ``detail``, a rule's ``why``, what a file that looks like an
-    agent's lacks, ``missing``, a runtime's ``reason``) is that
+    agent's lacks, ``missing``, a database's ``tables`` when none could be read, a
+    runtime's ``reason``) is that
     message; any other text is data (a zstd library's own message), shown as it came.
 
     >>> problem_params({"detail": "json.expecting-value", "why": "a zstd frame"}, "zh")
     {'detail': '此处应为一个值', 'why': 'a zstd frame'}
     """
     said = dict(params)
-    for name in ("detail", "why", "missing"):
+    for name in ("detail", "why", "missing", "tables"):
         if said.get(name, "") in CATALOGUE:
             # Its own parameters are the problem's beside it (a document's byte).
             text = CATALOGUE[said[name]][0]

@@ -474,6 +474,8 @@ MESSAGES: dict[str, tuple[str, str]] = {
         "既没有 messages 也没有 usageLedger",
     ),
     "replay.log.missing.droid": ("has no tokenUsage", "没有 tokenUsage"),
+    # A database's tables where SQLite could read none (its ``tables`` parameter).
+    "replay.log.tables-none": ("none readable", "无可读的表"),
     # Not only files no agent writes: the folder's plan also leaves out a file whose
     # sessions another file holds (a Codex CLI .jsonl.zst beside its .jsonl, Copilot
     # CLI's events.jsonl beside its session store), which "not session logs" miscalled.

@@ -188,7 +188,7 @@ def _unknown(head: Replayed | Document | Database, name: str = "") -> ScenarioEr
     if isinstance(head, Document):
         return LogUnread(*_unknown_document(head, name))
     if isinstance(head, Database):
-        tables = tuple(sorted(head.tables)[:8]) or "none readable"
+        tables = tuple(sorted(head.tables)[:8]) or "replay.log.tables-none"
         file = name.rsplit("/", 1)[-1]
         named = database_agent(file)
         if named is not None:
@@ -610,7 +610,7 @@ def _some_session(
         some = True
         yield log
     if not some and first:
-        tables = tuple(sorted(head.tables)[:8]) or "none readable"
+        tables = tuple(sorted(head.tables)[:8]) or "replay.log.tables-none"
         problem = Problem.coded("log", "log-database-no-session", agent=found.name, tables=tables)
         raise NoRequests([problem], 0, _no_row(head), found.key)
 
