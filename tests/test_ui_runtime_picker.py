@@ -1160,3 +1160,64 @@ def test_a_file_that_is_no_runtimes_keeps_its_own_problems() -> None:
     state = reduce(page(), ImportPreviewed("[config]\ntriger_tokens = 5\n", "replace"))
     assert state.import_preview is not None
     assert [p.code for p in state.import_preview.problems] == ["not-override"]
+
+
+@pytest.mark.parametrize(
+    "runtime",
+    [
+        "claude-code",
+        "gemini-cli",
+        "qwen-code",
+        "kimi-cli",
+        "goose",
+        "openai-agents",
+        "anthropic-api",
+    ],
+)
+@pytest.mark.parametrize("lang", ["en", "zh"])
+def test_every_note_of_the_export_is_on_the_page_in_its_language(runtime: str, lang: str) -> None:
+    """The thirteenth walk (1440 and 390 px, both languages): the page showed none of
+    the export's notes, which ``export --runtime`` prints beside the file: without
+    Anthropic's beta header the request's compaction edit is refused, Claude Code's env
+    block is not applied in some versions, Gemini CLI's threshold is of 1,048,576 and not
+    of W, Kimi and Goose take W from elsewhere. The page lists each one, in the CLI's
+    order: its English word for word, in Chinese with none of that English."""
+    html = str(render_export(page(runtime, lang=lang))[1])
+    block = re.search(r'<ul [^>]*data-runtime-notes="([^"]+)"[^>]*>(.*?)</ul>', html, re.S)
+    assert block is not None, runtime
+    assert block.group(1) == runtime
+    shown = [
+        html_lib.unescape(re.sub(r"<[^>]+>", "", item))
+        for item in re.findall(r"<li>(.*?)</li>", block.group(2), re.S)
+    ]
+    result = run_cli(["export", "--runtime", runtime, "--fragment", FRAGMENT, "--format", "json"])
+    assert result.code == 0, result.err
+    notes = json.loads(result.out)["notes"]
+    assert notes, runtime
+    if lang == "en":
+        assert shown == notes
+    else:
+        assert len(shown) == len(notes)
+        for text, english in zip(shown, notes, strict=True):
+            assert re.search(r"[\u4e00-\u9fff]", text), text
+            assert text != english
+
+
+@pytest.mark.parametrize("lang", ["en", "zh"])
+def test_claude_code_s_shell_lines_are_on_the_page_beside_its_settings_file(lang: str) -> None:
+    """The thirteenth walk: Claude Code's export is two files (``settings.json``'s env
+    block, and the same variables as shell export lines, since some versions ignore the
+    env block); the page showed the first alone, so the note's "second file" was
+    nowhere to be copied."""
+    state = page("claude-code", lang=lang)
+    body, table = render_export(state)
+    x = runtime_export(state)
+    assert x is not None
+    assert len(x.files) == 2
+    assert body == x.files[0].text
+    html = str(table)
+    second = re.search(r'<pre [^>]*data-runtime-file="1"[^>]*>(.*?)</pre>', html, re.S)
+    assert second is not None
+    assert html_lib.unescape(second.group(1)) == x.files[1].text
+    assert "export CLAUDE_AUTOCOMPACT_PCT_OVERRIDE=" in x.files[1].text
+    assert html_lib.escape(file_text(x.files[1].name, lang), quote=False) in html

@@ -311,7 +311,35 @@ def runtime_export_html(state: PageState) -> tuple[str, Markup]:
         " ",
         el("code", {"data-runtime-conversion": ""}, x.conversion),
     )
-    return x.text, join((warned, table, lacking, notes))
+    return x.text, join((warned, table, lacking, notes, _notes_html(x, lang), _more_files(x, lang)))
+
+
+def _notes_html(x: RuntimeExport, lang: str) -> Markup:
+    """What the export cannot say in its file and ``export --runtime`` prints beside it
+    (Anthropic's beta header, a runtime that takes W from elsewhere), in the page's
+    language: the page showed none of them until the thirteenth walk."""
+    if not x.notes:
+        return Markup("")
+    items = join(el("li", None, n) for n in x.notes)
+    return el("ul", {"class": "note-small", "data-runtime-notes": x.runtime.name}, items)
+
+
+def _more_files(x: RuntimeExport, lang: str) -> Markup:
+    """A runtime's further files (Claude Code's shell export lines beside its
+    settings.json): Download and Copy take the first, so the rest are shown to copy."""
+    out = []
+    for i, f in enumerate(x.files[1:], start=1):
+        out.append(
+            el(
+                "p",
+                {"class": "note-small"},
+                t("runtime.also-file", lang, file=file_text(f.name, lang)),
+            )
+        )
+        out.append(
+            el("pre", {"class": "runtime-file", "data-runtime-file": i, "tabindex": 0}, f.text)
+        )
+    return join(out)
 
 
 #: The export's knob names for K and S (runtimes.export.NotSettable.knob) -> the rows'
