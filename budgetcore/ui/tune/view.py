@@ -713,9 +713,13 @@ def render_tune(state: PageState, before: TuneScreen | None = None) -> TuneScree
     if job is None or not job.inputs.same(inputs) or not job.finished:
         fresh = job is None or not job.inputs.same(inputs)
         done, total = (0, 0) if fresh or job is None else (job.done, job.total)
-        if total:
+        if total and job is not None:
             text["tune-status"] = t(
-                "tune.running", lang, done=format_int(done), total=format_int(total)
+                "tune.running-what-if" if job.inputs.baselines else "tune.running",
+                lang,
+                done=format_int(done),
+                total=format_int(total),
+                points=format_int(job.points),
             )
         else:
             text["tune-status"] = t("tune.starting", lang)
