@@ -171,7 +171,8 @@ def backtest_html(job: TuneJob, lang: str) -> Markup:
             as_run_said(measured, modelled, ratio, lang),
         ),
         *incomplete,
-        " ",
+        # As the replay's line joins its sentences: a space in English, none in Chinese.
+        t("msg.sentence-gap", lang),
         t(
             "tune.asrun-scope.one" if len(runs) == 1 else "tune.asrun-scope.other",
             lang,
