@@ -597,6 +597,13 @@ MESSAGES: dict[str, tuple[str, str]] = {
         "选中: {knob}(K {k},S {s})。",
     ),
     "tune.runtime-fallback": (
+        # {why} is the profile's reason, said of the runtime (as a problem says "{title}
+        # {why}"): "OpenCode cannot be tuned: moves its line ..." had no subject.
+        "{runtime} cannot be tuned: it {why}. The grid is over K and S instead.",
+        "{runtime} 无法调优:{why}。因此网格改为按 K 与 S 展开。",
+    ),
+    # Any other refusal is a problem's own sentence, its subject in it.
+    "tune.runtime-fallback-problem": (
         "{runtime} cannot be tuned: {why}. The grid is over K and S instead.",
         "{runtime} 无法调优:{why}。因此网格改为按 K 与 S 展开。",
     ),

@@ -615,18 +615,14 @@ def _runtime_notes(job: TuneJob, lang: str) -> Markup:
         key = f"tune.not-tunable.{name}"
         # Said from the catalogue where it has the runtime's reason; any other refusal
         # (a default value at which it never compacts) is the problem's own sentence.
-        why = (
-            t(key, lang)
-            if key in CATALOGUE
-            else t("msg.list-sep", lang).join(_problems(job.axis_problems, lang))
-        )
-        notes.append(
-            el(
-                "p",
-                {"class": "warn", "data-tune-runtime-refused": name},
-                t("tune.runtime-fallback", lang, runtime=profile(name).title, why=why),
-            )
-        )
+        if key in CATALOGUE:
+            why = t(key, lang)
+            refused = t("tune.runtime-fallback", lang, runtime=profile(name).title, why=why)
+        else:
+            why = t("msg.list-sep", lang).join(_problems(job.axis_problems, lang))
+            title = profile(name).title
+            refused = t("tune.runtime-fallback-problem", lang, runtime=title, why=why)
+        notes.append(el("p", {"class": "warn", "data-tune-runtime-refused": name}, refused))
     axis = job.axis
     # The knob's values kept off the grid, each set with its reason: never compacts, or
     # compacts above M (runtimes.tune_axis.RuntimeAxis).
