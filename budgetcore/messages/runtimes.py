@@ -402,8 +402,9 @@ MESSAGES: dict[str, tuple[str, str]] = {
     # Between a refusal (a problem's sentence, which has no full stop) and the next one.
     "runtime.first-then": (". ", "。"),
     "runtime.also-file": (
-        "The same settings for {file}, to copy from here (Download and Copy take the file below):",
-        "同样的设置,用于{file},可从这里复制(下载和复制只取下面的文件):",
+        "The same settings for the {file}, to copy from here (Download and Copy take "
+        "{first}, below):",
+        "同样的设置,用于{file},可从这里复制(下载和复制只取下面的 {first}):",
     ),
     "runtime.plan-stays": (
         "The plan stays in M / K / S; only the names and units are {runtime}'s.",

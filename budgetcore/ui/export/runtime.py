@@ -328,14 +328,10 @@ def _more_files(x: RuntimeExport, lang: str) -> Markup:
     """A runtime's further files (Claude Code's shell export lines beside its
     settings.json): Download and Copy take the first, so the rest are shown to copy."""
     out = []
+    first = file_text(x.files[0].name, lang)
     for i, f in enumerate(x.files[1:], start=1):
-        out.append(
-            el(
-                "p",
-                {"class": "note-small"},
-                t("runtime.also-file", lang, file=file_text(f.name, lang)),
-            )
-        )
+        said = t("runtime.also-file", lang, file=file_text(f.name, lang), first=first)
+        out.append(el("p", {"class": "note-small"}, said))
         out.append(
             el("pre", {"class": "runtime-file", "data-runtime-file": i, "tabindex": 0}, f.text)
         )
