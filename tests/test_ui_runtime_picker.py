@@ -1222,5 +1222,5 @@ def test_claude_code_s_shell_lines_are_on_the_page_beside_its_settings_file(lang
     assert "export CLAUDE_AUTOCOMPACT_PCT_OVERRIDE=" in x.files[1].text
     assert html_lib.escape(file_text(x.files[1].name, lang), quote=False) in html
     # Shown above the export's own box: the line before it names the file below.
-    intro = html[: html.index('data-runtime-file="1"')].rsplit("<p", 1)[1]
+    intro = html[: html.index('data-runtime-file="1"')].rsplit('<p class="note-small">', 1)[1]
     assert html_lib.escape(file_text(x.files[0].name, lang), quote=False) in intro
