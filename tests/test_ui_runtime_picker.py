@@ -1224,3 +1224,18 @@ def test_claude_code_s_shell_lines_are_on_the_page_beside_its_settings_file(lang
     # Shown above the export's own box: the line before it names the file below.
     intro = html[: html.index('data-runtime-file="1"')].rsplit('<p class="note-small">', 1)[1]
     assert html_lib.escape(file_text(x.files[0].name, lang), quote=False) in intro
+
+
+@pytest.mark.parametrize("lang", ["en", "zh"])
+def test_a_page_without_a_model_is_told_to_pick_one_not_a_cli_flag(lang: str) -> None:
+    """The thirteenth walk's own change: with no registry model picked (the first
+    screen's contract), the export's note said "name one with --model or
+    main_model.model" on the page, a command-line flag; the page names its picker."""
+    state = reduce(initial_state(), ExportRuntimeChosen("codex"))
+    if lang != "en":
+        state = reduce(state, LanguageChosen(lang))
+    html = html_lib.unescape(str(render_export(state)[1]))
+    notes = re.search(r"data-runtime-notes[^>]*>(.*?)</ul>", html, re.S)
+    assert notes is not None
+    assert "--model" not in notes.group(1)
+    assert t("runtime-note.no-model-page", lang, w="1,048,576", o="65,536") in notes.group(1)

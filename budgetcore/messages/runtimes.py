@@ -246,6 +246,12 @@ MESSAGES: dict[str, tuple[str, str]] = {
         "--model or main_model.model",
         "未指定模型:W 与 O 取模型合约的 I 与 O({w}、{o});用 --model 或 main_model.model 指定一个",
     ),
+    # The page's words for the same note: its picker, not the command line's flag.
+    "runtime-note.no-model-page": (
+        "no model named: W and O are the contract's I and O ({w}, {o}); choose one in the "
+        "main model picker",
+        "未指定模型:W 与 O 取模型合约的 I 与 O({w}、{o});请在主模型选择器中选择一个",
+    ),
     "runtime-note.window-below": (
         "W = {w} is the scenario's main_model.input_tokens, below the registry's {registry} "
         "for {model}: the window a runtime runs the model at (spec §17; Claude Code runs most "

@@ -84,6 +84,11 @@ def _model(state: PageState, scenario: Scenario | None = None) -> Model:
     )
 
 
+#: Export sentences the page says in its own words (``runtime-note.no-model`` names the
+#: CLI's ``--model``).
+_PAGE_SAYS = {"runtime-note.no-model": "runtime-note.no-model-page"}
+
+
 def runtime_export(state: PageState) -> RuntimeExport:
     """The picked runtime's export of the plan (runtimes.export.RuntimeExport); a
     ScenarioError when the runtime cannot reach K (named, with what would)."""
@@ -100,6 +105,8 @@ def runtime_export(state: PageState) -> RuntimeExport:
     )
 
     def say(key: str, **params: str) -> str:  # the file's comments in the page's language
+        # A note that tells the CLI's reader its flag tells the page's its picker.
+        key = _PAGE_SAYS.get(key, key)
         return t(key, state.lang, **params)
 
     return export_runtime(state.export_runtime, _model(state), reviewed, say)
