@@ -1194,7 +1194,11 @@ def test_every_note_of_the_export_is_on_the_page_in_its_language(runtime: str, l
     assert result.code == 0, result.err
     notes = json.loads(result.out)["notes"]
     assert notes, runtime
-    if lang == "en":
+    if lang == "en" and runtime == "kimi-cli":
+        # Its note's way out is the page's own (the import box, not check --runtime).
+        assert len(shown) == len(notes)
+        assert shown[0].split(" (")[0] == notes[0].split(" (")[0]
+    elif lang == "en":
         assert shown == notes
     else:
         assert len(shown) == len(notes)
@@ -1239,3 +1243,14 @@ def test_a_page_without_a_model_is_told_to_pick_one_not_a_cli_flag(lang: str) ->
     assert notes is not None
     assert "--model" not in notes.group(1)
     assert t("runtime-note.no-model-page", lang, w="1,048,576", o="65,536") in notes.group(1)
+
+
+@pytest.mark.parametrize("lang", ["en", "zh"])
+def test_kimi_s_note_sends_the_page_s_reader_to_its_import_box(lang: str) -> None:
+    """The CLI's Kimi CLI note ends "(budgetcore check --runtime kimi-cli reads it)"; on
+    the page the import box below reads the same file, and the note says so."""
+    html = html_lib.unescape(str(render_export(page("kimi-cli", lang=lang))[1]))
+    notes = re.search(r"data-runtime-notes[^>]*>(.*?)</ul>", html, re.S)
+    assert notes is not None
+    assert "budgetcore check" not in notes.group(1)
+    assert t("runtime-note.kimi-cli-page", lang, w="272,000") in notes.group(1)

@@ -304,6 +304,13 @@ MESSAGES: dict[str, tuple[str, str]] = {
         "Kimi CLI 从 config.toml 的 [models.<name>] max_context_size 取 W:max_context_size = "
         "{w} 时预留量正好落在 K 上;请核对您模型的条目(budgetcore check --runtime kimi-cli 会读取它)",
     ),
+    "runtime-note.kimi-cli-page": (
+        "Kimi CLI takes W from [models.<name>] max_context_size in config.toml: the reserve "
+        "lands on K for max_context_size = {w}; check your model's entry (the import box "
+        "below reads that file)",
+        "Kimi CLI 从 config.toml 的 [models.<name>] max_context_size 取 W:max_context_size = "
+        "{w} 时预留量正好落在 K 上;请核对您模型的条目(下方的导入框会读取该文件)",
+    ),
     "runtime-note.cline": (
         "Cline 4 has no threshold knob; the trigger is the runtime's fixed 0.81 × W",
         "Cline 4 没有阈值设置;触发线固定为运行时的 0.81 × W",

@@ -84,9 +84,12 @@ def _model(state: PageState, scenario: Scenario | None = None) -> Model:
     )
 
 
-#: Export sentences the page says in its own words (``runtime-note.no-model`` names the
-#: CLI's ``--model``).
-_PAGE_SAYS = {"runtime-note.no-model": "runtime-note.no-model-page"}
+#: Export sentences the page says in its own words: the CLI's notes name its ``--model``
+#: and its ``check --runtime``, where the page has its model picker and its import box.
+_PAGE_SAYS = {
+    "runtime-note.no-model": "runtime-note.no-model-page",
+    "runtime-note.kimi-cli": "runtime-note.kimi-cli-page",
+}
 
 
 def runtime_export(state: PageState) -> RuntimeExport:
