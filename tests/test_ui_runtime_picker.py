@@ -1160,3 +1160,97 @@ def test_a_file_that_is_no_runtimes_keeps_its_own_problems() -> None:
     state = reduce(page(), ImportPreviewed("[config]\ntriger_tokens = 5\n", "replace"))
     assert state.import_preview is not None
     assert [p.code for p in state.import_preview.problems] == ["not-override"]
+
+
+@pytest.mark.parametrize(
+    "runtime",
+    [
+        "claude-code",
+        "gemini-cli",
+        "qwen-code",
+        "kimi-cli",
+        "goose",
+        "openai-agents",
+        "anthropic-api",
+    ],
+)
+@pytest.mark.parametrize("lang", ["en", "zh"])
+def test_every_note_of_the_export_is_on_the_page_in_its_language(runtime: str, lang: str) -> None:
+    """The thirteenth walk (1440 and 390 px, both languages): the page showed none of
+    the export's notes, which ``export --runtime`` prints beside the file: without
+    Anthropic's beta header the request's compaction edit is refused, Claude Code's env
+    block is not applied in some versions, Gemini CLI's threshold is of 1,048,576 and not
+    of W, Kimi and Goose take W from elsewhere. The page lists each one, in the CLI's
+    order: its English word for word, in Chinese with none of that English."""
+    html = str(render_export(page(runtime, lang=lang))[1])
+    block = re.search(r'<ul [^>]*data-runtime-notes="([^"]+)"[^>]*>(.*?)</ul>', html, re.S)
+    assert block is not None, runtime
+    assert block.group(1) == runtime
+    shown = [
+        html_lib.unescape(re.sub(r"<[^>]+>", "", item))
+        for item in re.findall(r"<li>(.*?)</li>", block.group(2), re.S)
+    ]
+    result = run_cli(["export", "--runtime", runtime, "--fragment", FRAGMENT, "--format", "json"])
+    assert result.code == 0, result.err
+    notes = json.loads(result.out)["notes"]
+    assert notes, runtime
+    if lang == "en" and runtime == "kimi-cli":
+        # Its note's way out is the page's own (the import box, not check --runtime).
+        assert len(shown) == len(notes)
+        assert shown[0].split(" (")[0] == notes[0].split(" (")[0]
+    elif lang == "en":
+        assert shown == notes
+    else:
+        assert len(shown) == len(notes)
+        for text, english in zip(shown, notes, strict=True):
+            assert re.search(r"[\u4e00-\u9fff]", text), text
+            assert text != english
+
+
+@pytest.mark.parametrize("lang", ["en", "zh"])
+def test_claude_code_s_shell_lines_are_on_the_page_beside_its_settings_file(lang: str) -> None:
+    """The thirteenth walk: Claude Code's export is two files (``settings.json``'s env
+    block, and the same variables as shell export lines, since some versions ignore the
+    env block); the page showed the first alone, so the note's "second file" was
+    nowhere to be copied."""
+    state = page("claude-code", lang=lang)
+    body, table = render_export(state)
+    x = runtime_export(state)
+    assert x is not None
+    assert len(x.files) == 2
+    assert body == x.files[0].text
+    html = str(table)
+    second = re.search(r'<pre [^>]*data-runtime-file="1"[^>]*>(.*?)</pre>', html, re.S)
+    assert second is not None
+    assert html_lib.unescape(second.group(1)) == x.files[1].text
+    assert "export CLAUDE_AUTOCOMPACT_PCT_OVERRIDE=" in x.files[1].text
+    assert html_lib.escape(file_text(x.files[1].name, lang), quote=False) in html
+    # Shown above the export's own box: the line before it names the file below.
+    intro = html[: html.index('data-runtime-file="1"')].rsplit('<p class="note-small">', 1)[1]
+    assert html_lib.escape(file_text(x.files[0].name, lang), quote=False) in intro
+
+
+@pytest.mark.parametrize("lang", ["en", "zh"])
+def test_a_page_without_a_model_is_told_to_pick_one_not_a_cli_flag(lang: str) -> None:
+    """The thirteenth walk's own change: with no registry model picked (the first
+    screen's contract), the export's note said "name one with --model or
+    main_model.model" on the page, a command-line flag; the page names its picker."""
+    state = reduce(initial_state(), ExportRuntimeChosen("codex"))
+    if lang != "en":
+        state = reduce(state, LanguageChosen(lang))
+    html = html_lib.unescape(str(render_export(state)[1]))
+    notes = re.search(r"data-runtime-notes[^>]*>(.*?)</ul>", html, re.S)
+    assert notes is not None
+    assert "--model" not in notes.group(1)
+    assert t("runtime-note.no-model-page", lang, w="1,048,576", o="65,536") in notes.group(1)
+
+
+@pytest.mark.parametrize("lang", ["en", "zh"])
+def test_kimi_s_note_sends_the_page_s_reader_to_its_import_box(lang: str) -> None:
+    """The CLI's Kimi CLI note ends "(budgetcore check --runtime kimi-cli reads it)"; on
+    the page the import box below reads the same file, and the note says so."""
+    html = html_lib.unescape(str(render_export(page("kimi-cli", lang=lang))[1]))
+    notes = re.search(r"data-runtime-notes[^>]*>(.*?)</ul>", html, re.S)
+    assert notes is not None
+    assert "budgetcore check" not in notes.group(1)
+    assert t("runtime-note.kimi-cli-page", lang, w="272,000") in notes.group(1)

@@ -659,3 +659,36 @@ def test_a_scale_of_fewer_than_eight_bands_says_how_many_and_why(
     bands = f"{n} band" if lang == "en" else f"{n} 个色带"
     assert bands in title
     assert (f"{bands}{'s' if n > 1 else ''}, not eight" if lang == "en" else "不足八带") in note
+
+
+@pytest.mark.parametrize("lang", ["en", "zh"])
+def test_the_running_status_counts_replays_not_points_of_the_grid(lang: str) -> None:
+    """The thirteenth walk (2,000 pi sessions, 1440 px): while Tune ran, its status said
+    "Replaying the grid: 145,778 of 1,536,000 points.", and once done "384 points (24 K ×
+    16 S)": the count was of replays (each point on each session, then its what-if),
+    which the status called points of the grid."""
+    base = Path(__file__).parent / "fixtures" / "logs" / "pi"
+    files = tuple(
+        (str(p.relative_to(base)), p.read_bytes())
+        for name in ("basic", "branch")
+        for p in sorted((base / name).rglob("*.jsonl"))
+    )
+    state = reduce(initial_state(), ReplaySourceChosen("log"))
+    state = reduce(state, ReplayLogsLoaded(files))
+    if lang != "en":
+        state = reduce(state, LanguageChosen(lang))
+    state = reduce(state, TuneToggled(True))
+    state = reduce(state, JobStep("tune"))
+    state = reduce(state, JobStep("tune"))
+    job = state.tune.job
+    assert job is not None
+    assert not job.finished
+    assert job.inputs.baselines
+    assert job.total == job.points * 2 * 2  # two sessions, each point and its what-if
+    status = render_tune(state).text["tune-status"]
+    points = f"{job.points:,}"
+    total = f"{job.total:,}"
+    assert total in status
+    assert points in status
+    want = t("tune.running-what-if", lang, done=f"{job.done:,}", total=total, points=points)
+    assert status == want

@@ -688,3 +688,27 @@ def test_tunes_as_run_line_says_a_measured_cost_may_be_incomplete(
     line = line[: line.index("</p>")]
     assert t("replay.logs.incomplete", lang, lines=count("count.line", 1, lang)) in line
     assert 'data-unread-billing-lines="1"' in line
+
+
+@pytest.mark.parametrize("lang", ["en", "zh"])
+def test_tunes_as_run_line_joins_its_sentences_as_the_language_does(
+    lang: str, tmp_path: Path
+) -> None:
+    """The thirteenth walk (390 px, Chinese): Tune's as-run line read "…花费未计入它们。
+    下面的点都是…", an English space between two Chinese sentences (and "(−3.1 %) 下面…"
+    without the incomplete one), where the replay's line joins them as the language
+    does (``msg.sentence-gap``)."""
+    shutil.copytree(LOGS / "pi" / "basic", tmp_path / "pi")
+    shutil.copytree(LOGS / "pi" / "branch", tmp_path / "branch")
+    cut = next((tmp_path / "pi").rglob("*.jsonl"))
+    cut.write_bytes(cut.read_bytes() + b'{"type":"message","id":"c9","parentId":"c8","mess')
+    state = _tune_over(folder_files(tmp_path), lang)
+    choice = html.unescape(render_tune(state).html["tune-choice"])
+    line = choice[choice.index("data-tune-asrun") :]
+    line = re.sub(r"<[^>]+>", "", line[line.index(">") + 1 : line.index("</p>")])
+    scope = t("tune.asrun-scope.other", lang, n="2")
+    incomplete = t("replay.logs.incomplete", lang, lines=count("count.line", 1, lang))
+    gap = t("msg.sentence-gap", lang)
+    assert line.endswith(incomplete + gap + scope), line
+    if lang == "zh":
+        assert "。 " not in line, line

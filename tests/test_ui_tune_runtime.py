@@ -325,3 +325,16 @@ def test_pi_choosing_k_at_m_says_why_plainly(lang: str) -> None:
     assert said == gap.join((t("tune.binds.at-m", lang, k="172,627"), runtime, never))
     if lang == "en":
         assert _cli(CLAUDE, "pi")["choice"]["at_m_note"] == said  # type: ignore[index]
+
+
+@pytest.mark.parametrize(("runtime", "title"), [("cline", "Cline"), ("opencode", "OpenCode")])
+def test_a_runtime_that_cannot_be_tuned_is_the_subject_of_its_reason(
+    runtime: str, title: str
+) -> None:
+    """The thirteenth walk (an OpenCode folder, 1440 px): "OpenCode cannot be tuned:
+    moves its line with compaction.reserved only when …", a reason with no subject (the
+    profile's reason follows the runtime's name, as a problem says it: "{title} {why}")."""
+    state = tune_done(_loaded(CLAUDE, runtime))
+    errors = html.unescape(render_tune(state).html["tune-errors"])
+    said = re.sub(r"<[^>]+>", "", errors)
+    assert f"{title} cannot be tuned: it {NOT_TUNABLE[runtime]}." in said, said

@@ -239,6 +239,100 @@ MESSAGES: dict[str, tuple[str, str]] = {
         "Cline 4 没有阈值设置(cline/cline#14329):无论 K 是多少,它都在 0.81 × W = {fixed} 处压缩",
     ),
     "runtime-not-settable.never": ("never", "从不"),
+    # What an export cannot say in its file (runtimes.export.NOTE_TEXTS: their one home):
+    # the CLI prints each after "note:", the page lists them under the export's table.
+    "runtime-note.no-model": (
+        "no model named: W and O are the contract's I and O ({w}, {o}); name one with "
+        "--model or main_model.model",
+        "未指定模型:W 与 O 取模型合约的 I 与 O({w}、{o});用 --model 或 main_model.model 指定一个",
+    ),
+    # The page's words for the same note: its picker, not the command line's flag.
+    "runtime-note.no-model-page": (
+        "no model named: W and O are the contract's I and O ({w}, {o}); choose one in the "
+        "main model picker",
+        "未指定模型:W 与 O 取模型合约的 I 与 O({w}、{o});请在主模型选择器中选择一个",
+    ),
+    "runtime-note.window-below": (
+        "W = {w} is the scenario's main_model.input_tokens, below the registry's {registry} "
+        "for {model}: the window a runtime runs the model at (spec §17; Claude Code runs most "
+        "models at 200,000); the trigger holds for that window",
+        "W = {w} 是场景的 main_model.input_tokens,小于注册表中 {model} 的 {registry}:"
+        "这是运行时实际给该模型的窗口(spec §17;Claude Code 对多数模型用 200,000);"
+        "触发线按这个窗口成立",
+    ),
+    "runtime-note.claude-code-env": (
+        "the env block of settings.json is not applied in some Claude Code versions "
+        "(anthropics/claude-code#63186): export the variables in the shell too (the second file)",
+        "某些 Claude Code 版本不应用 settings.json 的 env 块(anthropics/claude-code#63186):"
+        "也请在终端中导出这些变量(第二个文件)",
+    ),
+    "runtime-note.claude-code-window": (
+        "Claude Code assumes {assumed} for a model name it does not know, and "
+        "CLAUDE_CODE_AUTO_COMPACT_WINDOW's documented range starts at {low}: no setting "
+        "tells it this model's {w}, so it compacts later than the trigger above (the "
+        "percentage is of its assumed window's E)",
+        "对不认识的模型名,Claude Code 假定窗口为 {assumed},而 CLAUDE_CODE_AUTO_COMPACT_WINDOW "
+        "的文档范围从 {low} 开始:没有设置能告诉它该模型的 {w},所以它比上面的触发线更晚压缩"
+        "(百分比是按其假定窗口的 E 计算的)",
+    ),
+    "runtime-note.opencode-no-model": (
+        "no model named: provider and model keys are placeholders",
+        "未指定模型:provider 与 model 的键是占位符",
+    ),
+    "runtime-note.opencode-provider": (
+        "the provider key is LiteLLM's {provider}: rename it to OpenCode's id for that "
+        "provider (its /models list shows it)",
+        "provider 键是 LiteLLM 的 {provider}:请改成 OpenCode 对该提供方的 id(其 /models 列表会显示)",
+    ),
+    "runtime-note.gemini-cli": (
+        "the threshold is a fraction of tokenLimit(model) = {limit}, not of the model's "
+        "window W = {w}",
+        "阈值是 tokenLimit(model) = {limit} 的比例,而不是模型窗口 W = {w} 的比例",
+    ),
+    "runtime-note.qwen-code": (
+        "context.autoCompactThreshold is read by Qwen Code's CLI config "
+        "(settings.context?.autoCompactThreshold); versions before the threshold redesign "
+        "read model.chatCompression.contextPercentageThreshold instead",
+        "context.autoCompactThreshold 由 Qwen Code 的 CLI 配置读取"
+        "(settings.context?.autoCompactThreshold);阈值重新设计之前的版本改读 "
+        "model.chatCompression.contextPercentageThreshold",
+    ),
+    "runtime-note.kimi-cli": (
+        "Kimi CLI takes W from [models.<name>] max_context_size in config.toml: the reserve "
+        "lands on K for max_context_size = {w}; check your model's entry (budgetcore check "
+        "--runtime kimi-cli reads it)",
+        "Kimi CLI 从 config.toml 的 [models.<name>] max_context_size 取 W:max_context_size = "
+        "{w} 时预留量正好落在 K 上;请核对您模型的条目(budgetcore check --runtime kimi-cli 会读取它)",
+    ),
+    "runtime-note.kimi-cli-page": (
+        "Kimi CLI takes W from [models.<name>] max_context_size in config.toml: the reserve "
+        "lands on K for max_context_size = {w}; check your model's entry (the import box "
+        "below reads that file)",
+        "Kimi CLI 从 config.toml 的 [models.<name>] max_context_size 取 W:max_context_size = "
+        "{w} 时预留量正好落在 K 上;请核对您模型的条目(下方的导入框会读取该文件)",
+    ),
+    "runtime-note.cline": (
+        "Cline 4 has no threshold knob; the trigger is the runtime's fixed 0.81 × W",
+        "Cline 4 没有阈值设置;触发线固定为运行时的 0.81 × W",
+    ),
+    "runtime-note.goose-window": (
+        "Goose takes W from its own model catalogue, which can override a declared "
+        "context_limit (aaif-goose/goose#11049): the trigger holds for W = {w}",
+        "Goose 从自己的模型目录取 W,它可能覆盖声明的 context_limit(aaif-goose/goose#11049):"
+        "触发线在 W = {w} 时成立",
+    ),
+    "runtime-note.goose-env": (
+        "the same key works as an environment variable: export GOOSE_AUTO_COMPACT_THRESHOLD={thr}",
+        "同一个键也可作为环境变量使用:export GOOSE_AUTO_COMPACT_THRESHOLD={thr}",
+    ),
+    "runtime-note.openai-agents": (
+        "the comparison is the server's (>= assumed; unconfirmed)",
+        "比较由服务器进行(假定为 >=;未经证实)",
+    ),
+    "runtime-note.anthropic-api": (
+        "send the beta header anthropic-beta: compact-2026-01-12",
+        "请发送 beta 请求头 anthropic-beta: compact-2026-01-12",
+    ),
     "runtime-not-settable.shapes-m": (
         "{runtime} has no such setting: it only shapes M = {m}, which the exported trigger "
         "already respects (it is at most min(K, M))",
@@ -320,6 +414,11 @@ MESSAGES: dict[str, tuple[str, str]] = {
     ),
     # Between a refusal (a problem's sentence, which has no full stop) and the next one.
     "runtime.first-then": (". ", "。"),
+    "runtime.also-file": (
+        "The same settings for the {file}, to copy from here (Download and Copy take "
+        "{first}, below):",
+        "同样的设置,用于{file},可从这里复制(下载和复制只取下面的 {first}):",
+    ),
     "runtime.plan-stays": (
         "The plan stays in M / K / S; only the names and units are {runtime}'s.",
         "方案仍以 M / K / S 表示;只有名称与单位换成 {runtime} 的。",

@@ -466,9 +466,19 @@ MESSAGES: dict[str, tuple[str, str]] = {
         "选择暂停:请先修正高亮的约束。",
     ),
     "tune.starting": ("Preparing the sessions…", "正在准备会话…"),
+    # {total} counts replays: each of the grid's {points} points on each session (and,
+    # with as-run baselines, its what-if), not points of the grid (the thirteenth walk
+    # read "145,778 of 1,536,000 points" of a 384-point grid).
     "tune.running": (
-        "Replaying the grid: {done} of {total} points.",
-        "正在重放网格:{done} / {total} 个点。",
+        "Replaying the grid: {done} of {total} replays (each of its {points} points on "
+        "each session).",
+        "正在重放网格:{done} / {total} 次重放(网格的 {points} 个点在每个会话上各一次)。",
+    ),
+    "tune.running-what-if": (
+        "Replaying the grid: {done} of {total} replays (each of its {points} points on "
+        "each session, then its what-if on the session's as-run baseline).",
+        "正在重放网格:{done} / {total} 次重放(网格的 {points} 个点在每个会话上各一次,"
+        "再各算一次相对该会话按实际运行基准的假设)。",
     ),
     "tune.done": (
         "{points} points ({n_k} K × {n_s} S), each an exact replay.",
@@ -587,6 +597,13 @@ MESSAGES: dict[str, tuple[str, str]] = {
         "选中: {knob}(K {k},S {s})。",
     ),
     "tune.runtime-fallback": (
+        # {why} is the profile's reason, said of the runtime (as a problem says "{title}
+        # {why}"): "OpenCode cannot be tuned: moves its line ..." had no subject.
+        "{runtime} cannot be tuned: it {why}. The grid is over K and S instead.",
+        "{runtime} 无法调优:{why}。因此网格改为按 K 与 S 展开。",
+    ),
+    # Any other refusal is a problem's own sentence, its subject in it.
+    "tune.runtime-fallback-problem": (
         "{runtime} cannot be tuned: {why}. The grid is over K and S instead.",
         "{runtime} 无法调优:{why}。因此网格改为按 K 与 S 展开。",
     ),

@@ -35,6 +35,7 @@ from budgetcore.units import format_int
 __all__ = [
     "CONVERSION_TEXTS",
     "HEADER_TEXTS",
+    "NOTE_TEXTS",
     "NOT_SETTABLE_TEXTS",
     "NO_S_TEXTS",
     "REFUSED_TEXTS",
@@ -155,7 +156,7 @@ def _decimal_near(target: Fraction, scale: int) -> Decimal:
 #: A sentence by its catalogue key and parameters: the CLI says it in English
 #: (:func:`english`), the page in its language (the English is the catalogue's: one home).
 Said = tuple[str, dict[str, str]]
-Conversion = tuple[dict[str, Value], Said, str, list[str]]
+Conversion = tuple[dict[str, Value], Said, str, list[Said]]
 
 #: Each conversion, stated (``runtime-conversion.<runtime>``; the page's catalogue holds
 #: the English is the catalogue's, beside its Chinese: one home).
@@ -167,9 +168,17 @@ CONVERSION_TEXTS: Mapping[str, str] = english_of("runtime-conversion")
 #: and its Chinese).
 REFUSED_TEXTS: Mapping[str, str] = english_of("runtime-refused")
 
+#: What an export cannot say in its file (``runtime-note.<key>``): the CLI prints each
+#: after "note:", the page lists them in its language (the English is the catalogue's).
+NOTE_TEXTS: Mapping[str, str] = english_of("runtime-note")
+
 
 def _said(name: str, **params: str) -> Said:
     return f"runtime-conversion.{name}", params
+
+
+def _note(name: str, **params: str) -> Said:
+    return f"runtime-note.{name}", params
 
 
 def _article(t: int, m: Model, r: Reviewed) -> Conversion:
@@ -197,11 +206,7 @@ def _claude_code(t: int, m: Model, r: Reviewed) -> Conversion:
     if pct < 1:
         pct = Decimal(1)
     settings: dict[str, Value] = {"CLAUDE_AUTOCOMPACT_PCT_OVERRIDE": pct}
-    notes = [
-        "the env block of settings.json is not applied in some Claude Code versions "
-        "(anthropics/claude-code#63186): export the variables in the shell too "
-        "(the second file)",
-    ]
+    notes = [_note("claude-code-env")]
     cc = profile("claude-code")
     assumed = cc.assumed_window
     if m.name is not None and not cc.native_to(m.name) and m.window < assumed:
@@ -212,10 +217,7 @@ def _claude_code(t: int, m: Model, r: Reviewed) -> Conversion:
             settings["CLAUDE_CODE_AUTO_COMPACT_WINDOW"] = m.window
         else:
             notes.append(
-                f"Claude Code assumes {_n(assumed)} for a model name it does not know, and "
-                f"CLAUDE_CODE_AUTO_COMPACT_WINDOW's documented range starts at {_n(low)}: "
-                f"no setting tells it this model's {_n(m.window)}, so it compacts later "
-                "than the trigger above (the percentage is of its assumed window's E)"
+                _note("claude-code-window", assumed=_n(assumed), low=_n(low), w=_n(m.window))
             )
     return (
         settings,
@@ -257,14 +259,11 @@ def _opencode(t: int, m: Model, r: Reviewed) -> Conversion:
     )
 
 
-def _opencode_notes(m: Model) -> list[str]:
+def _opencode_notes(m: Model) -> list[Said]:
     if not m.name:
-        return ["no model named: provider and model keys are placeholders"]
+        return [_note("opencode-no-model")]
     if m.provider is not None and m.provider not in OPENCODE_PROVIDERS:
-        return [
-            f"the provider key is LiteLLM's {m.provider!r}: rename it to OpenCode's id for "
-            "that provider (its /models list shows it)"
-        ]
+        return [_note("opencode-provider", provider=repr(m.provider))]
     return []
 
 
@@ -328,10 +327,7 @@ def _gemini(t: int, m: Model, r: Reviewed) -> Conversion:
     limit = gemini_token_limit(m.name)
     if t > limit:
         raise _Refused("gemini-cli-above", t, limit=_n(limit))
-    notes = [
-        "the threshold is a fraction of tokenLimit(model) = "
-        f"{_n(limit)}, not of the model's window W = {_n(m.window)}"
-    ]
+    notes = [_note("gemini-cli", limit=_n(limit), w=_n(m.window))]
     if limit & (limit - 1) == 0:
         # A power of 2: K / limit is a double exactly, so JavaScript's threshold × limit
         # is K exactly and compresses first at K.
@@ -362,11 +358,7 @@ def _qwen(t: int, m: Model, r: Reviewed) -> Conversion:
         {"context.autoCompactThreshold": pct},
         _said("qwen-code", pct=decimal_text(pct)),
         "1 token",
-        [
-            "context.autoCompactThreshold is read by Qwen Code's CLI config "
-            "(settings.context?.autoCompactThreshold); versions before the threshold "
-            "redesign read model.chatCompression.contextPercentageThreshold instead"
-        ],
+        [_note("qwen-code")],
     )
 
 
@@ -389,13 +381,9 @@ def _kimi(t: int, m: Model, r: Reviewed) -> Conversion:
         settings,
         said,
         "1 token",
-        [
-            # Kimi's W is the model's [models.<name>] max_context_size in the same file,
-            # not the registry's: the reserve lands on K only where they agree.
-            f"Kimi CLI takes W from [models.<name>] max_context_size in config.toml: the "
-            f"reserve lands on K for max_context_size = {_n(m.window)}; check your model's "
-            "entry (budgetcore check --runtime kimi-cli reads it)",
-        ],
+        # Kimi's W is the model's [models.<name>] max_context_size in the same file, not
+        # the registry's: the reserve lands on K only where they agree.
+        [_note("kimi-cli", w=_n(m.window))],
     )
 
 
@@ -407,7 +395,7 @@ def _cline(t: int, m: Model, r: Reviewed) -> Conversion:
         {"useAutoCondense": True},
         _said("cline", line=_n(default)),
         f"none: the trigger is fixed at {_n(default)}",
-        ["Cline 4 has no threshold knob; the trigger is the runtime's fixed 0.81 × W"],
+        [_note("cline")],
     )
 
 
@@ -420,13 +408,7 @@ def _goose(t: int, m: Model, r: Reviewed) -> Conversion:
         {"GOOSE_AUTO_COMPACT_THRESHOLD": thr},
         _said("goose", thr=decimal_text(thr)),
         "1 token",
-        [
-            "Goose takes W from its own model catalogue, which can override a declared "
-            "context_limit (aaif-goose/goose#11049): the trigger holds for W = "
-            f"{_n(m.window)}",
-            "the same key works as an environment variable: "
-            f"export GOOSE_AUTO_COMPACT_THRESHOLD={decimal_text(thr)}",
-        ],
+        [_note("goose-window", w=_n(m.window)), _note("goose-env", thr=decimal_text(thr))],
     )
 
 
@@ -444,7 +426,7 @@ def _openai_agents(t: int, m: Model, r: Reviewed) -> Conversion:
         {"compact_threshold": t},
         _said("openai-agents", k=_n(t)),
         "1 token",
-        ["the comparison is the server's (>= assumed; unconfirmed)"],
+        [_note("openai-agents")],
     )
 
 
@@ -455,7 +437,7 @@ def _anthropic(t: int, m: Model, r: Reviewed) -> Conversion:
         {"compact": True, "trigger.value": t},
         _said("anthropic-api", k=_n(t)),
         "1 token",
-        ["send the beta header anthropic-beta: compact-2026-01-12"],
+        [_note("anthropic-api")],
     )
 
 
@@ -535,6 +517,7 @@ _ENGLISH: Mapping[str, str] = {
     **NO_S_TEXTS,
     **REFUSED_TEXTS,
     **NOT_SETTABLE_TEXTS,
+    **NOTE_TEXTS,
 }
 
 
@@ -684,7 +667,7 @@ def export_runtime(
             ]
         )
     try:
-        settings, said, resolution, notes = _CONVERT[p.name](target, model, reviewed)
+        settings, said, resolution, noted = _CONVERT[p.name](target, model, reviewed)
     except _Refused as refused:
         # The reason is a catalogue key with its own parameters beside the problem's,
         # so the page says it in its language (ui.problems); the CLI, in English.
@@ -706,19 +689,11 @@ def export_runtime(
         assert effective is not None, p.name
         assert effective <= target, (p.name, effective, target)
     if model.name is None:
-        notes = [
-            f"no model named: W and O are the contract's I and O ({_n(model.window)}, "
-            f"{_n(model.output)}); name one with --model or main_model.model",
-            *notes,
-        ]
+        noted = [_note("no-model", w=_n(model.window), o=_n(model.output)), *noted]
     elif model.registry_window is not None and not model.window_source:
-        notes = [
-            f"W = {_n(model.window)} is the scenario's main_model.input_tokens, below the "
-            f"registry's {_n(model.registry_window)} for {model.name}: the window a runtime "
-            "runs the model at (spec §17; Claude Code runs most models at 200,000); the "
-            "trigger holds for that window",
-            *notes,
-        ]
+        sizes = {"w": _n(model.window), "registry": _n(model.registry_window)}
+        noted = [_note("window-below", model=model.name, **sizes), *noted]
+    notes = [say(key, **params) for key, params in noted]
     not_settable = _not_settable(p, reviewed, effective, say)
     conversion = say(said[0], **said[1])
     return RuntimeExport(

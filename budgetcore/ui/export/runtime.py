@@ -84,6 +84,14 @@ def _model(state: PageState, scenario: Scenario | None = None) -> Model:
     )
 
 
+#: Export sentences the page says in its own words: the CLI's notes name its ``--model``
+#: and its ``check --runtime``, where the page has its model picker and its import box.
+_PAGE_SAYS = {
+    "runtime-note.no-model": "runtime-note.no-model-page",
+    "runtime-note.kimi-cli": "runtime-note.kimi-cli-page",
+}
+
+
 def runtime_export(state: PageState) -> RuntimeExport:
     """The picked runtime's export of the plan (runtimes.export.RuntimeExport); a
     ScenarioError when the runtime cannot reach K (named, with what would)."""
@@ -100,6 +108,8 @@ def runtime_export(state: PageState) -> RuntimeExport:
     )
 
     def say(key: str, **params: str) -> str:  # the file's comments in the page's language
+        # A note that tells the CLI's reader its flag tells the page's its picker.
+        key = _PAGE_SAYS.get(key, key)
         return t(key, state.lang, **params)
 
     return export_runtime(state.export_runtime, _model(state), reviewed, say)
@@ -311,7 +321,31 @@ def runtime_export_html(state: PageState) -> tuple[str, Markup]:
         " ",
         el("code", {"data-runtime-conversion": ""}, x.conversion),
     )
-    return x.text, join((warned, table, lacking, notes))
+    return x.text, join((warned, table, lacking, notes, _notes_html(x, lang), _more_files(x, lang)))
+
+
+def _notes_html(x: RuntimeExport, lang: str) -> Markup:
+    """What the export cannot say in its file and ``export --runtime`` prints beside it
+    (Anthropic's beta header, a runtime that takes W from elsewhere), in the page's
+    language: the page showed none of them until the thirteenth walk."""
+    if not x.notes:
+        return Markup("")
+    items = join(el("li", None, n) for n in x.notes)
+    return el("ul", {"class": "note-small", "data-runtime-notes": x.runtime.name}, items)
+
+
+def _more_files(x: RuntimeExport, lang: str) -> Markup:
+    """A runtime's further files (Claude Code's shell export lines beside its
+    settings.json): Download and Copy take the first, so the rest are shown to copy."""
+    out = []
+    first = file_text(x.files[0].name, lang)
+    for i, f in enumerate(x.files[1:], start=1):
+        said = t("runtime.also-file", lang, file=file_text(f.name, lang), first=first)
+        out.append(el("p", {"class": "note-small"}, said))
+        out.append(
+            el("pre", {"class": "runtime-file", "data-runtime-file": i, "tabindex": 0}, f.text)
+        )
+    return join(out)
 
 
 #: The export's knob names for K and S (runtimes.export.NotSettable.knob) -> the rows'

@@ -171,7 +171,8 @@ def backtest_html(job: TuneJob, lang: str) -> Markup:
             as_run_said(measured, modelled, ratio, lang),
         ),
         *incomplete,
-        " ",
+        # As the replay's line joins its sentences: a space in English, none in Chinese.
+        t("msg.sentence-gap", lang),
         t(
             "tune.asrun-scope.one" if len(runs) == 1 else "tune.asrun-scope.other",
             lang,
@@ -614,18 +615,14 @@ def _runtime_notes(job: TuneJob, lang: str) -> Markup:
         key = f"tune.not-tunable.{name}"
         # Said from the catalogue where it has the runtime's reason; any other refusal
         # (a default value at which it never compacts) is the problem's own sentence.
-        why = (
-            t(key, lang)
-            if key in CATALOGUE
-            else t("msg.list-sep", lang).join(_problems(job.axis_problems, lang))
-        )
-        notes.append(
-            el(
-                "p",
-                {"class": "warn", "data-tune-runtime-refused": name},
-                t("tune.runtime-fallback", lang, runtime=profile(name).title, why=why),
-            )
-        )
+        if key in CATALOGUE:
+            why = t(key, lang)
+            refused = t("tune.runtime-fallback", lang, runtime=profile(name).title, why=why)
+        else:
+            why = t("msg.list-sep", lang).join(_problems(job.axis_problems, lang))
+            title = profile(name).title
+            refused = t("tune.runtime-fallback-problem", lang, runtime=title, why=why)
+        notes.append(el("p", {"class": "warn", "data-tune-runtime-refused": name}, refused))
     axis = job.axis
     # The knob's values kept off the grid, each set with its reason: never compacts, or
     # compacts above M (runtimes.tune_axis.RuntimeAxis).
@@ -713,9 +710,13 @@ def render_tune(state: PageState, before: TuneScreen | None = None) -> TuneScree
     if job is None or not job.inputs.same(inputs) or not job.finished:
         fresh = job is None or not job.inputs.same(inputs)
         done, total = (0, 0) if fresh or job is None else (job.done, job.total)
-        if total:
+        if total and job is not None:
             text["tune-status"] = t(
-                "tune.running", lang, done=format_int(done), total=format_int(total)
+                "tune.running-what-if" if job.inputs.baselines else "tune.running",
+                lang,
+                done=format_int(done),
+                total=format_int(total),
+                points=format_int(job.points),
             )
         else:
             text["tune-status"] = t("tune.starting", lang)
