@@ -168,7 +168,8 @@ def _zh_format(text: str, params: Mapping[str, object]) -> str:
     """``text.format(**params)`` with one spacing rule where a value meets the Chinese
     after it: a space after a value that ends in Latin text (a field path,
     ``input_tokens 必须是``; ``K(config.trigger_tokens) 出现``), none after one that ends
-    in Chinese (``第 3 行不是``, ``轮次没有``), whatever the message wrote there.
+    in Chinese (``第 3 行不是``, ``轮次没有``), whatever the message wrote there; a
+    closing parenthesis is the text's inside it (``Cline 扩展的状态(没有文件)读取``).
 
     >>> _zh_format("{where} 没有请求", {"where": "轮次"})
     '轮次没有请求'
@@ -176,6 +177,10 @@ def _zh_format(text: str, params: Mapping[str, object]) -> str:
     'info.input_tokens 必须是整数'
     >>> _zh_format("K {k}、S {s} 下给出 {m}。", {"k": "32,000", "s": "8,192", "m": "$0.12"})
     'K 32,000、S 8,192 下给出 $0.12。'
+    >>> _zh_format("从 {file} 读取", {"file": "扩展的状态(没有文件)"})
+    '从 扩展的状态(没有文件)读取'
+    >>> _zh_format("{field} 出现", {"field": "K(config.trigger_tokens)"})
+    'K(config.trigger_tokens) 出现'
     """
     out: list[str] = []
     last = ""  # the last value's last character
@@ -191,7 +196,7 @@ def _zh_format(text: str, params: Mapping[str, object]) -> str:
             continue
         value = format(params[name], spec)
         out.append(value)
-        last = value[-1:]
+        last = value.rstrip(")")[-1:] or value[-1:]
     return "".join(out)
 
 
