@@ -880,3 +880,40 @@ def test_a_copilot_session_s_workspace_yaml_is_said_as_copilot_s(tmp_path: Path)
     assert f"{first} and 1 more file (Copilot CLI's note of a session's folder" in line
     assert "no agent we read" not in line
     assert _total(result.out)["measured"]["cost"] is not None  # type: ignore[index]
+
+
+#: Files agents write beside their sessions, each with what it holds (shapes from the
+#: agents' own folders: layouts' plans give the same reasons in a folder).
+SIDE_FILES = [
+    ("logs.json", b'[{"sessionId": "s", "messageId": 0, "type": "user", "message": "x"}]\n'),
+    ("api_conversation_history.json", b'[{"role": "user", "content": "x"}]\n'),
+    ("agent-a1.meta.json", b'{"agentType": "general", "description": "x", "toolUseId": "t"}\n'),
+    ("journal.jsonl", b'{"type": "step"}\n'),
+    ("context.jsonl", b'{"role": "user", "content": "x"}\n'),
+    ("context_2.jsonl", b'{"role": "user", "content": "x"}\n'),
+    ("workspace.yaml", b"id: s\ncwd: /x\n"),
+]
+
+
+@pytest.mark.parametrize(("name", "content"), SIDE_FILES, ids=[n for n, _ in SIDE_FILES])
+@pytest.mark.parametrize("lang", ["en", "zh"])
+def test_a_side_file_picked_alone_says_what_it_is(
+    tmp_path: Path, name: str, content: bytes, lang: str
+) -> None:
+    """The thirteenth walk: Gemini CLI's logs.json, Cline's history, Claude Code's
+    subagent note and workflow journal picked alone said "no agent we read writes such
+    a file" in the CLI and the page, where a folder's list says what each is."""
+    from budgetcore.ui.problems import problem_text  # noqa: PLC0415
+
+    path = tmp_path / name
+    path.write_bytes(content)
+    with pytest.raises(ScenarioError) as info:
+        detect_format(content, name)
+    (problem,) = info.value.problems
+    assert problem.code == "log-side-file"
+    said = problem_text(problem, lang)
+    assert ("is not a session file" if lang == "en" else "不是会话文件") in said
+    assert ("no agent" if lang == "en" else "都不") not in said
+    result = run_cli(["replay", "--log", str(path)])
+    assert result.code == 2
+    assert "is not a session file: it is " in result.err

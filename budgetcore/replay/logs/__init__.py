@@ -208,7 +208,7 @@ def _unknown(head: Replayed | Document | Database, name: str = "") -> ScenarioEr
         # Each line read ends in its newline; the end of the file reads as b"".
         lines = sum(1 for line in head.head if line)
         return NoRequests([Problem.coded("log", "log-empty")], lines, free=True)
-    sidecar = _database_sidecar(name)
+    sidecar = _database_sidecar(name) or _side_file(name)
     if sidecar is not None:
         return sidecar
     first = head.head[0] if head.head else b""
@@ -318,6 +318,39 @@ def _database_sidecar(name: str) -> LogUnread | None:
     )
 
 
+#: A file an agent writes beside its sessions, with no usage of its own, by its name:
+#: the same reason a folder's plan gives it (``layouts``), and whose it is.
+_SIDE_FILES = {
+    "logs.json": ("replay.not-read.gemini-logs", "gemini-cli"),
+    "api_conversation_history.json": ("replay.not-read.cline-history", "cline"),
+    "journal.jsonl": ("replay.not-read.claude-journal", "claude-code"),
+    "context.jsonl": ("replay.not-read.kimi-context", "kimi-cli"),
+    "workspace.yaml": ("replay.not-read.copilot-workspace", "copilot-cli"),
+}
+
+
+def _side_file(name: str) -> LogUnread | None:
+    """One of the files an agent writes beside its sessions, picked alone or left by a
+    folder's plan (a Kimi CLI context.jsonl without its wire): said as what it is, as
+    the folder's "not read" list says it, where "no agent we read writes" such a file
+    said nothing (the thirteenth walk: Gemini CLI's logs.json, Cline's history, Claude
+    Code's subagent .meta.json and workflow journal picked alone). Only by its name, and
+    only once no agent claimed it: never in the way of a file that is read."""
+    file = name.rsplit("/", 1)[-1]
+    stem = file.removesuffix(".jsonl")
+    if stem.startswith("context_") and stem[8:].isdigit() and file.endswith(".jsonl"):
+        file = "context.jsonl"  # Kimi CLI's numbered contexts, as layouts.plan_kimi
+    if file.startswith("agent-") and file.endswith(".meta.json"):
+        why, key = "replay.not-read.claude-meta", "claude-code"
+    elif file in _SIDE_FILES:
+        why, key = _SIDE_FILES[file]
+    else:
+        return None
+    found = agent(key)
+    assert found is not None
+    return LogUnread([Problem.coded("log", "log-side-file", why=why)], found.key)
+
+
 def _glued(lines: Sequence[bytes]) -> tuple[int, Agent] | None:
     """The first line that is not blank, when it holds several JSON objects with no
     newline between them and an agent claims the first (a Qwen Code session's two
@@ -362,6 +395,9 @@ _DOCUMENT_WHY = {
 def _unknown_document(doc: Document, name: str = "") -> tuple[list[Problem], str]:
     """A JSON document no agent claims: what it looks like, and what is missing; and
     whose it may be (an agent's key, or "")."""
+    side = _side_file(name)
+    if side is not None:
+        return list(side.problems), side.agent
     if isinstance(doc.value, Problem):
         # Why, as a message of its own (never its English rule, which the page set into
         # its Chinese sentence), with its parameters beside it.
