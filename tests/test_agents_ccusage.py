@@ -28,6 +28,7 @@ import pytest
 from budgetcore.replay.logs import read_sessions
 from budgetcore.replay.logs.folder import plan_folder
 from budgetcore.replay.logs.session import billed_once, run_session
+from budgetcore.replay.logs.usage import measured_usage
 from tests.ccusage import AGENT_DIRS, agent_sessions
 
 ROOT = Path(__file__).resolve().parents[1]
@@ -566,3 +567,75 @@ def test_copilot_events_totals_equal_ccusage_reading_session_state(fixture: str)
         assert got == _tokens(theirs[sid])
         assert abs(run.measured.cost - cost) <= CENT_MICRO
     assert seen == set(theirs)
+
+
+def _copilot_home_sessions(base: Path) -> dict[str, dict[str, Any]]:
+    """ccusage 20.0.24's sessions of a Copilot CLI data folder (``COPILOT_HOME``: its
+    ``otel/*.jsonl`` export and its ``session-state/<id>/events.jsonl`` files alike)."""
+    with tempfile.TemporaryDirectory() as tmp:
+        env = {
+            "PATH": "/usr/bin:/bin",
+            "HOME": tmp,
+            "TZ": "UTC",
+            "LOG_LEVEL": "0",
+            "COPILOT_HOME": str(base.resolve()),
+        }
+        argv = [str(CCUSAGE), "copilot", "session", "--json", "--offline", "--mode", "calculate"]
+        proc = subprocess.run(argv, env=env, cwd=tmp, capture_output=True, check=False)
+    assert proc.returncode == 0, proc.stderr
+    out = json.loads(proc.stdout, parse_float=Decimal)["sessions"]
+    return {str(s["sessionId"]): s for s in out}
+
+
+def _billed_by_session_id(base: Path) -> dict[str, list[tuple[tuple[int, ...], Decimal | None]]]:
+    """Our sessions of a Copilot CLI data folder, read as the CLI plans it, by Copilot
+    session id: an events.jsonl's folder, a store session's id, an export's conversation
+    with a request billed; each id's usage once per source that billed it."""
+    out: dict[str, list[tuple[tuple[int, ...], Decimal | None]]] = {}
+    for session in plan_folder(_walk(base)).sessions:
+        handles = [open(base / f, "rb") for f in session.files]  # noqa: SIM115
+        try:
+            logs = read_sessions(list(zip(session.files, handles, strict=True)))
+        finally:
+            for h in handles:
+                h.close()
+        for log in logs:
+            run = run_session(log.name, log, scenario=None, options=None, replay_it=False)
+            if run.measured is None or not log.series:
+                continue
+            if "#" in log.name:
+                groups = {log.name.rsplit("#", 1)[1]: list(log.all_requests())}
+            elif log.totals_only:
+                groups = {Path(session.files[0]).parent.name: list(log.all_requests())}
+            else:
+                groups = {
+                    s.name.removeprefix("conversation:"): [*s.requests, *s.abandoned]
+                    for s in log.series
+                }
+            for sid, requests in groups.items():
+                m = measured_usage(requests) if not log.totals_only else run.measured
+                u = m.usage
+                tokens = (u.input, u.cache_write_5m + u.cache_write_1h, u.cache_read, u.output)
+                out.setdefault(sid, []).append((tokens, m.cost))
+    return out
+
+
+@pytest.mark.parametrize("fixture", ["otel-events", "otel-events-store"])
+def test_a_copilot_folder_bills_each_session_id_once_as_ccusage(fixture: str) -> None:
+    """A Copilot CLI data folder holding an OpenTelemetry export and events.jsonl files
+    (and a session store, in otel-events-store) that share one session id, each with one
+    more of its own: each id is billed by one source (docs/replay.md, "Copilot CLI: one
+    source per session"), with ccusage 20.0.24's tokens and cost, session by session. The
+    shared session was billed twice (the export's spans and the events' totals), and
+    with a store the export was read instead of the store and the totals, so a session
+    only the events held was lost."""
+    base = LOGS / "copilot" / fixture
+    theirs = _copilot_home_sessions(base)
+    ours = _billed_by_session_id(base)
+    assert set(ours) == set(theirs)
+    for sid, billed in ours.items():
+        assert len(billed) == 1, (sid, billed)  # one source per session id
+        ((tokens, cost),) = billed
+        assert tokens == _tokens(theirs[sid]), sid
+        assert cost is not None
+        assert abs(cost - Decimal(str(theirs[sid]["totalCost"]))) <= CENT_MICRO, sid

@@ -9,6 +9,8 @@ import io
 import json
 import re
 import shutil
+import subprocess
+import sys
 from decimal import Decimal
 from pathlib import Path
 
@@ -512,16 +514,125 @@ def test_copilot_session_store_is_one_request_per_usage_event() -> None:
 
 
 def test_a_copilot_folder_bills_its_usage_once_whichever_records_it_holds() -> None:
+    """Each export file is read with the folder's session store, else its events.jsonl
+    files, as companions (they tell it which sessions another source bills); every
+    store and events.jsonl is a session of its own, but the totals beside a store.
+    The export was read instead of the store and the totals: sessions it did not hold
+    were lost."""
     from budgetcore.replay.logs.folder import plan_folder  # noqa: PLC0415
 
     store, events, otel = "session-store.db", "session-state/a/events.jsonl", "otel/x.jsonl"
-    plan = plan_folder([store, events, otel])  # the export ccusage reads wins
-    assert [s.name for s in plan.sessions] == [otel]
-    assert plan.not_read == (events, store)
+    plan = plan_folder([store, events, otel])
+    assert [(s.name, s.files) for s in plan.sessions] == [
+        (otel, (otel, store)),
+        (store, (store,)),
+    ]
+    assert plan.not_read == (events,)
+    plan = plan_folder([events, otel])
+    assert [(s.name, s.files) for s in plan.sessions] == [
+        (otel, (otel, events)),
+        (events, (events,)),
+    ]
+    assert plan.not_read == ()
     plan = plan_folder([store, events])  # per-turn usage before the totals
     assert ([s.name for s in plan.sessions], plan.not_read) == ([store], (events,))
     plan = plan_folder([events])
     assert ([s.name for s in plan.sessions], plan.not_read) == ([events], ())
+    plan = plan_folder([otel])
+    assert ([s.files for s in plan.sessions], plan.not_read) == ([(otel,)], ())
+
+
+_A = "cccccccc-0000-4000-8000-0000000000a1"
+_C = "cccccccc-0000-4000-8000-0000000000c1"
+
+
+@pytest.mark.parametrize(
+    ("fixture", "sessions", "not_read"),
+    [
+        (
+            "otel-events",
+            [
+                "otel/copilot-otel.jsonl",
+                f"session-state/{_A}/events.jsonl",
+                f"session-state/{_C}/events.jsonl",
+            ],
+            None,
+        ),
+        (
+            "otel-events-store",
+            ["otel/copilot-otel.jsonl", f"session-store.db#{_A}", f"session-store.db#{_C}"],
+            f"not read as sessions: 2 files: session-state/{_A}/events.jsonl and 1 more file "
+            "(Copilot CLI's session totals, whose requests the session store beside them holds)",
+        ),
+    ],
+)
+def test_a_copilot_folder_of_an_export_and_events_totals_ccusage_s_sum(
+    fixture: str, sessions: list[str], not_read: str | None, tmp_path: Path
+) -> None:
+    """The folder's total is ccusage 20.0.24's, $0.02015 (tests/test_agents_ccusage.py:
+    each session id once): session A's events.jsonl (or its store rows) bills it, the
+    export's two spans of A are copies in its ledger, its span of B is billed there, C
+    by its own source. It was $0.025275 (A billed twice), with the store $0.013925 (the
+    export alone: C lost). The page's import of the folder
+    gives the same sessions and total."""
+    from budgetcore.replay.logs.session import folder_usage  # noqa: PLC0415
+    from budgetcore.ui.replay.state import import_steps  # noqa: PLC0415
+
+    folder = tmp_path / fixture  # the data folder alone, without the fixture's note
+    shutil.copytree(LOGS / "copilot" / fixture, folder, ignore=shutil.ignore_patterns("*.md"))
+    result = run_cli(["replay", "--log", str(folder), "--usage", "--format", "jsonl"])
+    assert result.code == 0, result.err
+    total = _total(result.out)
+    measured = total["measured"]
+    assert isinstance(measured, dict)
+    assert Decimal(measured["cost"]) == Decimal("0.02015")
+    rows = [json.loads(x) for x in result.out.splitlines()[:-1]]
+    assert [r["session"] for r in rows if "summary" in r] == sessions
+    assert total["sessions_unreadable"] == []
+    notes = [x for x in result.err.splitlines() if x.startswith("not read as sessions")]
+    assert notes == ([] if not_read is None else [not_read])
+    paths = sorted(p for p in folder.rglob("*") if p.is_file())
+    files = tuple((f"{fixture}/{p.relative_to(folder).as_posix()}", p.read_bytes()) for p in paths)
+    loaded, page_not_read = reader.finish(import_steps(files, picked_folder=True))
+    assert sorted(x.name.removeprefix(f"{fixture}/") for x in loaded) == sorted(sessions)
+    assert folder_usage(loaded).cost == Decimal(measured["cost"])
+    assert len(page_not_read) == (0 if not_read is None else 2)
+    (log,) = [x.log for x in loaded if x.name.endswith("otel/copilot-otel.jsonl")]
+    assert log is not None
+    copies = {k: n for f in log.ledger for k, n in f.duplicates}
+    held = (
+        "a session the session store bills"
+        if "store" in fixture
+        else "a session its events.jsonl bills"
+    )
+    assert copies == {held: 2}
+    assert [s.name for s in log.series] == ["conversation:cccccccc-0000-4000-8000-0000000000b1"]
+
+
+def test_a_copilot_export_whose_sessions_the_events_all_bill_costs_nothing(
+    tmp_path: Path,
+) -> None:
+    """An export of one session whose events.jsonl bills it (the fifth held-out round's
+    probe, ccusage 20.0.24 $0.002975 for the folder) reads as no request, says why, and
+    leaves the folder's total known: it was billed again ($0.0125)."""
+    home = tmp_path / "home"
+    shutil.copytree(LOGS / "copilot" / "otel-events", home, ignore=shutil.ignore_patterns("*.md"))
+    shutil.rmtree(home / "session-state" / _C)
+    export = home / "otel" / "copilot-otel.jsonl"
+    export.write_text(
+        "".join(x + "\n" for x in export.read_text().splitlines() if "0000000000b1" not in x)
+    )
+    result = run_cli(["replay", "--log", str(home), "--usage", "--format", "jsonl"])
+    assert result.code == 0, result.err
+    total = _total(result.out)
+    measured = total["measured"]
+    assert isinstance(measured, dict)
+    assert Decimal(measured["cost"]) == Decimal("0.00875")  # A's events, as ccusage
+    (unread,) = total["sessions_unreadable"]  # type: ignore[misc]
+    assert unread["session"] == "otel/copilot-otel.jsonl"
+    assert unread["costs_nothing"] is True
+    assert any("all of sessions another file of the folder bills" in p for p in unread["problems"])
+    assert not any("no session.shutdown" in p for p in unread["problems"])
 
 
 def test_a_file_without_requests_names_its_agent_never_claude_code() -> None:
@@ -917,3 +1028,33 @@ def test_a_side_file_picked_alone_says_what_it_is(
     result = run_cli(["replay", "--log", str(path)])
     assert result.code == 2
     assert "is not a session file: it is " in result.err
+
+
+def test_a_copilot_export_read_with_many_sessions_stays_under_the_open_file_limit(
+    tmp_path: Path,
+) -> None:
+    """An export is read with every events.jsonl of its folder as a companion; the CLI
+    opened all of a session's files at once, so 400 sessions under macOS's default
+    limit of 256 descriptors made the export "Too many open files" (and unread). Each
+    file beyond a session's first is now opened when read and closed at its end."""
+    home = tmp_path / "home"
+    shutil.copytree(LOGS / "copilot" / "otel-events" / "otel", home / "otel")
+    (events,) = (LOGS / "copilot" / "otel-events" / "session-state" / _C).glob("*.jsonl")
+    for i in range(120):
+        folder = home / "session-state" / f"s{i:03}"
+        folder.mkdir(parents=True)
+        shutil.copy(events, folder / "events.jsonl")
+    shutil.copytree(events.parent, home / "session-state" / _A)  # one the export holds
+    limited = (
+        "import resource, sys\n"
+        "hard = resource.getrlimit(resource.RLIMIT_NOFILE)[1]\n"
+        "resource.setrlimit(resource.RLIMIT_NOFILE, (64, hard))\n"
+        "from budgetcore.cli import run\n"
+        "run(sys.argv[1:])\n"
+    )
+    argv = [sys.executable, "-c", limited, "replay", "--log", str(home), "--format", "jsonl"]
+    proc = subprocess.run([*argv, "--usage"], capture_output=True, text=True, check=False)
+    assert proc.returncode == 0, proc.stderr
+    total = _total(proc.stdout)
+    assert total["sessions_unreadable"] == [], total["sessions_unreadable"]
+    assert total["sessions"] == 122

@@ -5,13 +5,14 @@ stream the readers take (replay.logs.reader.LineSource), with a read that fails 
 from __future__ import annotations
 
 import sys
+from collections.abc import Callable
 from functools import partial
 from itertools import islice
 from typing import IO
 
 from budgetcore.cli.shell import Unreadable, shown_name
 
-__all__ = ["LogStream"]
+__all__ = ["LaterStream", "LogStream"]
 
 
 class LogStream:
@@ -78,3 +79,63 @@ class LogStream:
     def close(self) -> None:
         if self._fh is not sys.stdin.buffer:
             self._fh.close()
+
+
+class LaterStream:
+    """A session's file beyond its first, opened at its first read and closed at its
+    end: a session of many files (a Claude Code session's subagents, the events.jsonl
+    files a Copilot CLI export is read with, most of which it never reads) holds no
+    descriptor for a file until it is read, nor after. Opened all at once, 400 of them
+    were "Too many open files" under macOS's default limit of 256."""
+
+    __slots__ = ("_done", "_opener", "_stream", "_taken")
+
+    def __init__(self, opener: Callable[[], LogStream]) -> None:
+        self._opener = opener
+        self._stream: LogStream | None = None
+        self._done = False
+        self._taken = 0
+
+    def _live(self) -> LogStream | None:
+        if self._stream is None and not self._done:
+            self._stream = self._opener()
+        return self._stream
+
+    def _ended(self) -> None:
+        if self._stream is not None:
+            self._taken = self._stream.taken()
+            self._stream.close()
+        self._stream, self._done = None, True
+
+    def readline(self, size: int = -1, /) -> bytes:
+        stream = self._live()
+        raw = b"" if stream is None else stream.readline(size)
+        if not raw:
+            self._ended()
+        return raw
+
+    def read(self, size: int = -1, /) -> bytes:
+        stream = self._live()
+        raw = b"" if stream is None else stream.read(size)
+        if not raw:
+            self._ended()
+        return raw
+
+    def readlines_capped(self, size: int, count: int) -> list[bytes]:
+        stream = self._live()
+        lines = [] if stream is None else stream.readlines_capped(size, count)
+        if not lines:
+            self._ended()
+        return lines
+
+    def head(self, size: int) -> bytes:
+        stream = self._live()
+        return b"" if stream is None else stream.head(size)
+
+    def taken(self) -> int:
+        return self._taken if self._stream is None else self._stream.taken()
+
+    def close(self) -> None:
+        if self._stream is not None:
+            self._stream.close()
+        self._stream, self._done = None, True

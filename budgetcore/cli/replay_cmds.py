@@ -13,7 +13,7 @@ from collections.abc import Sequence
 from functools import partial
 from typing import TYPE_CHECKING, Any
 
-from budgetcore.cli.log_stream import LogStream
+from budgetcore.cli.log_stream import LaterStream, LogStream
 from budgetcore.cli.shell import (
     LOG_HELP,
     OPTIONS_HELP,
@@ -119,9 +119,13 @@ def read_log_path(
     base = os.path.dirname(names[0])
     if files is None and path != "-":
         names += _companions(path)
-    streams = [] if opened is None else [opened]
+    streams: list[LogStream | LaterStream] = [] if opened is None else [opened]
     try:
-        streams += [_open(n, "log") for n in names[len(streams) :]]
+        if not streams:
+            streams.append(_open(names[0], "log"))
+        # The others each opened when read (a Copilot CLI export's companions: most
+        # never are), so a session of many files stays under the open-file limit.
+        streams += [LaterStream(partial(_open, n, "log")) for n in names[len(streams) :]]
     except BaseException:
         for s in streams:
             s.close()

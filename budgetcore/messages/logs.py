@@ -169,6 +169,16 @@ MESSAGES: dict[str, tuple[str, str]] = {
         "invoke_agent span covered by a higher source",
         "invoke_agent 跨度,已由更高优先级的来源计入",
     ),
+    # A Copilot CLI export's record of a session another source of the folder bills
+    # (layouts.plan_copilot: its events.jsonl, its session store).
+    "replay.logs.copy.copilot-by-events": (
+        "a session its events.jsonl bills",
+        "该会话由其 events.jsonl 计费",
+    ),
+    "replay.logs.copy.copilot-by-store": (
+        "a session the session store bills",
+        "该会话由会话库(session-store.db)计费",
+    ),
     "replay.logs.copy.kimi-subagent-step": (
         "a subagent's step, in its own wire and the session's",
         "子代理的一步,同时写在它自己的 wire 与会话的 wire 中",
@@ -283,6 +293,11 @@ MESSAGES: dict[str, tuple[str, str]] = {
         "助手消息(零 token)",
     ),
     "replay.logs.entry.usage-event-no-tokens": ("usage event (no tokens)", "用量事件(无 token)"),
+    # A Copilot CLI OpenTelemetry record with no usage attribute (a tool's span, a metric).
+    "replay.logs.entry.otel-no-usage": (
+        "otel record (no usage)",
+        "OpenTelemetry 记录(无用量)",
+    ),
     "replay.logs.entry.settings-no-tokens": ("settings (no tokens)", "设置(无 token)"),
     "replay.logs.entry.session-no-tokens": ("session (no tokens)", "会话(无 token)"),
     "replay.logs.entry.gemini-no-tokens": ("gemini (no tokens)", "gemini 条目(无 token)"),
@@ -500,10 +515,6 @@ MESSAGES: dict[str, tuple[str, str]] = {
     "replay.not-read.copilot-events": (
         "Copilot CLI's session totals, whose requests the session store beside them holds",
         "Copilot CLI 的会话合计,其请求已在旁边的会话库(session-store.db)中",
-    ),
-    "replay.not-read.copilot-otel": (
-        "Copilot CLI usage that the OpenTelemetry export beside it holds again, which is read",
-        "Copilot CLI 的用量,旁边的 OpenTelemetry 导出中又记录了一遍,改为读取该导出",
     ),
     "replay.not-read.copilot-workspace": (
         "Copilot CLI's note of a session's folder and summary, beside its events.jsonl; it "

@@ -555,6 +555,12 @@ MESSAGES: dict[str, tuple[str, str]] = {
         "{where}中没有计有 token 的 StatusUpdate token_usage(Kimi CLI)或 usage.record"
         "(Kimi Code),而 Kimi 的 token 数写在那里",
     ),
+    "core.log-no-requests-elsewhere": (
+        "{where} holds {copies} records with usage, all of sessions another file of the "
+        "folder bills ({sources}): none is billed here, and it costs nothing",
+        "{where}中有 {copies} 条带用量的记录,都属于由文件夹中另一个文件计费的会话"
+        "({sources}):这里一条也不计费,它不花费任何费用",
+    ),
     "core.log-no-requests-copilot": (
         "{where} has no session.shutdown with model metrics nor OpenTelemetry record with "
         "usage: Copilot CLI writes a session's token counts only there, its shutdown as "

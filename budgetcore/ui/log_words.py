@@ -39,6 +39,7 @@ ENTRY_KEYS = {
     "assistant message (zero usage)": "replay.logs.entry.message-zero-usage",
     "assistant message (zero tokens)": "replay.logs.entry.message-zero-tokens",
     "usage event (no tokens)": "replay.logs.entry.usage-event-no-tokens",
+    "otel record (no usage)": "replay.logs.entry.otel-no-usage",
     "settings (no tokens)": "replay.logs.entry.settings-no-tokens",
     "session (no tokens)": "replay.logs.entry.session-no-tokens",
     "gemini (no tokens)": "replay.logs.entry.gemini-no-tokens",

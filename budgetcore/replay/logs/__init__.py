@@ -489,8 +489,25 @@ def no_requests(log: ParsedLog) -> ScenarioError:
         entries=entries or "none",
     )
     first = dataclasses.replace(first, counts=counts)
-    # Where the agent writes its counts, where it says (what the file lacks).
+    # Where the agent writes its counts, where it says (what the file lacks); not said
+    # of a file whose usage another file of the folder bills (Agent.billed_elsewhere):
+    # it has counts, of sessions billed there.
+    copies = {
+        kind: n
+        for f in log.ledger
+        for kind, n in f.duplicates
+        if found is not None and kind in found.billed_elsewhere
+    }
     lacks = [Problem.coded("log", found.no_request)] if found and found.no_request else []
+    if copies:
+        lacks = [
+            Problem.coded(
+                "log",
+                "log-no-requests-elsewhere",
+                copies=f"{sum(copies.values()):,}",
+                sources="; ".join(f"{kind}: {n:,}" for kind, n in copies.items()),
+            )
+        ]
     named = [first, *lacks, *log.skipped[:_NAMED_LINES]]
     # What the file is instead, where its kinds tell it: said first (it explains the rest).
     instead = found.no_request_of(kinds) if found and found.no_request_of else ""

@@ -109,6 +109,11 @@ class Agent:
     # usage on such a record, and it stands for no model call (costs_nothing). A kind
     # not listed is taken as one that may (the safe side).
     no_bill: frozenset[str] = frozenset()
+    # The ledger's copy kinds (``duplicates``) of this agent whose request another
+    # session of the same folder bills, by the agent's own rule (a Copilot CLI export's
+    # record of a session its events.jsonl bills: layouts.plan_copilot): such a copy
+    # costs nothing here (costs_nothing). Any other copy is taken as one that may.
+    billed_elsewhere: frozenset[str] = frozenset()
     # The files of its data folder that hold its sessions, as its planner (``plan``)
     # takes them, or as any other JSON Lines file is read: what a folder without a
     # session is told it lacked (:func:`folder_layouts`).
@@ -197,6 +202,12 @@ _AMP_NO_BILL = frozenset({"thread", "user message"})
 _GOOSE_NO_BILL = frozenset(
     {"session (no tokens)", "usage row (no tokens)", "session (totals in the usage ledger)"}
 )
+
+#: A Copilot CLI OpenTelemetry record with no ``gen_ai.usage.*`` attribute that is no
+#: chat span, inference log, agent-turn log nor invoke_agent span (a tool's span, a
+#: metric): ccusage 20.0.24's Copilot parser bills those four alone, and this one carries
+#: no count to bill (copilot._otel). A request source without usage is not listed.
+_COPILOT_NO_BILL = frozenset({"otel record (no usage)"})
 
 
 _copilot_event = _of("copilot", "is_event_type")
@@ -287,6 +298,8 @@ AGENTS: tuple[Agent, ...] = (
         read_database=_of("copilot", "read_session_store"),
         plan=layouts.plan_copilot,
         no_request="log-no-requests-copilot",
+        no_bill=_COPILOT_NO_BILL,
+        billed_elsewhere=frozenset(layouts.COPILOT_BILLED_ELSEWHERE),
         files=("session-store.db", "session-state/<id>/events.jsonl", "otel/*.jsonl"),
     ),
     Agent(
@@ -442,12 +455,14 @@ def costs_nothing(log: ParsedLog) -> bool:
     no bill. Such a session, though not replayed, leaves a folder's cost known; any
     other leaves it unknown, since it may have cost something we could not read."""
     found = agent(log.format)
-    if found is None or log.series or log.skipped or not any(f.entries for f in log.ledger):
+    if found is None or log.series or log.skipped:
+        return False
+    if not any(f.entries or f.duplicates for f in log.ledger):
         return False
     return all(
         not f.malformed
         and not f.requests
-        and not f.duplicates
+        and all(kind in found.billed_elsewhere for kind, _ in f.duplicates)
         and all(kind in found.no_bill for kind, _ in f.entries)
         for f in log.ledger
     )

@@ -24,6 +24,14 @@
   (``cache_read.input_tokens``, ``cache_creation.input_tokens``); the reasoning tokens
   are part of the output. Each conversation (``gen_ai.conversation.id``, ...; else the
   trace) is a series.
+- **One source per session id** (docs/replay.md, "Copilot CLI: one source per
+  session"): a conversation's id is its session's (the id of its
+  ``session-state/<id>`` folder: ccusage 20.0.24 joins them so, probed, and a real
+  export's conversation id is a session's UUID). An export is read with the folder's
+  session store, else its events.jsonl files, beside it (layouts.plan_copilot); its
+  records of a session the store holds, or whose events.jsonl bills a usage, are copies
+  in its ledger: that source bills them, as ccusage bills an events.jsonl before the
+  export.
 """
 
 from __future__ import annotations
@@ -36,6 +44,7 @@ from typing import Any
 
 from budgetcore.errors import Problem
 from budgetcore.inputs.numbers import MAX_TOKENS, bound_text
+from budgetcore.replay.logs.layouts import COPILOT_BY_EVENTS, COPILOT_BY_STORE, is_copilot_events
 from budgetcore.replay.logs.model import ParsedLog
 from budgetcore.replay.logs.reader import LineSource, Steps, count_of, millis
 from budgetcore.replay.logs.tally import TOTALS, Database, Row, Tally, counts, registry_name
@@ -107,7 +116,13 @@ def claims(obj: dict[str, object]) -> bool:
 
 def read_copilot(files: Sequence[tuple[str, LineSource]], *, what: str = "log") -> Steps[ParsedLog]:
     tally = Tally("copilot-cli")
-    for name, stream in files:
+    # An export given with the folder's session store or events.jsonl files
+    # (layouts.plan_copilot): those are its companions, read only to learn which
+    # sessions they bill, never billed here (each is read apart as its own session).
+    companions = [f for f in files[1:] if _companion(f[0])]
+    mains = [f for f in files if not (f is not files[0] and _companion(f[0]))]
+    covered = _Covered(companions, what) if companions else None
+    for name, stream in mains:
         tally.open(name)
         # A file with any OpenTelemetry record (``attributes``) is read as one, every
         # line of it; else as events. Lines are held only until the first such record
@@ -117,12 +132,85 @@ def read_copilot(files: Sequence[tuple[str, LineSource]], *, what: str = "log") 
         for row in rows:
             head.append(row)
             if "attributes" in row[1]:
-                _otel(tally, chain(head, rows))
+                _otel(tally, chain(head, rows), covered)
                 break
         else:
             _events(tally, head)
         yield  # a file read (a step per file: _otel and _events take its lines whole)
-    return tally.session(files[0][0] if files else "")
+    return tally.session(mains[0][0] if mains else "")
+
+
+def _companion(name: str) -> bool:
+    path = name.replace("\\", "/")
+    return is_copilot_events(path) or path.rsplit("/", 1)[-1] == "session-store.db"
+
+
+class _Covered:
+    """Which sessions an export's companions bill (docs/replay.md, "Copilot CLI: one
+    source per session"): the session store's every session id; an events.jsonl's id
+    (its folder's name) where a usage of it is billed (a shutdown's model metrics, a
+    compaction's call after the last shutdown), as ccusage 20.0.24 takes the export only
+    for a session whose events.jsonl bills nothing (probed). Each events.jsonl is read
+    only if the export holds its session, once; the store's ids on the first ask."""
+
+    def __init__(self, companions: Sequence[tuple[str, LineSource]], what: str) -> None:
+        self._what = what
+        self._stores = [s for n, s in companions if not _companion_events(n)]
+        self._events = {_session_of(n): (n, s) for n, s in companions if _companion_events(n)}
+        self._store_ids: frozenset[str] | None = None
+        self._known: dict[str, str | None] = {}
+
+    def __call__(self, session: str) -> str | None:
+        """Why the export's records of ``session`` are copies: the source that bills
+        them; None where the export is that session's one source."""
+        if session in self._known:
+            return self._known[session]
+        if self._store_ids is None:
+            self._store_ids = frozenset(
+                sid for stream in self._stores for sid in _store_sessions(stream, self._what)
+            )
+        why: str | None = None
+        if session in self._store_ids:
+            why = COPILOT_BY_STORE
+        elif session in self._events:
+            name, stream = self._events[session]
+            probe = Tally("copilot-cli")
+            probe.open(name)
+            _events(probe, list(probe.lines(stream, self._what, SKELETON)))
+            why = COPILOT_BY_EVENTS if probe.requests else None
+        self._known[session] = why
+        return why
+
+
+def _companion_events(name: str) -> bool:
+    return not name.replace("\\", "/").endswith("session-store.db")
+
+
+def _session_of(name: str) -> str:
+    """An events.jsonl's session id: its folder's name."""
+    return name.replace("\\", "/").split("/")[-2]
+
+
+def _store_sessions(stream: LineSource, what: str) -> frozenset[str]:
+    """The session ids of a session store's usage events (none where the store cannot
+    be opened: it is then refused as its own session, and the export bills all)."""
+    from budgetcore.inputs.text import limit_of  # noqa: PLC0415
+    from budgetcore.replay.logs.tally import database_bytes, sqlite  # noqa: PLC0415
+
+    data = Database.of_bytes(database_bytes(stream, limit_of("log"), what))
+    try:
+        if not claims_database(data) or data.db is None:
+            return frozenset()
+        # The sessions it bills: a row of no tokens is no request (read_session_store).
+        rows = data.db.execute(
+            "SELECT DISTINCT session_id FROM assistant_usage_events "
+            "WHERE input_tokens > 0 OR output_tokens > 0"
+        )
+        return frozenset(str(r[0]) for r in rows if r[0] is not None)
+    except (sqlite().Error, UnicodeDecodeError):
+        return frozenset()
+    finally:
+        data.close()
 
 
 def _events(tally: Tally, rows: list[tuple[int, dict[str, Any]]]) -> None:
@@ -416,10 +504,15 @@ def _time(obj: dict[str, Any]) -> int | None:
     return nanos // 1_000_000 if nanos else None
 
 
-def _otel(tally: Tally, rows: Iterable[tuple[int, dict[str, Any]]]) -> None:
+def _otel(
+    tally: Tally,
+    rows: Iterable[tuple[int, dict[str, Any]]],
+    covered: _Covered | None = None,
+) -> None:
     """One pass over the records: each trace's model and session (from any of its
     records), and each record's usage with what it says of its own model, session and
-    time (no record kept); then the requests, deduplicated across sources.
+    time (no record kept); then the requests, deduplicated across sources, and a
+    session another source of the folder bills (``covered``) left to it.
 
     What the first pass holds per request is what its request will (the counts, the
     line, the time) and little more: the counts beside each other in one tuple, its own
@@ -482,6 +575,14 @@ def _otel(tally: Tally, rows: Iterable[tuple[int, dict[str, Any]]]) -> None:
                     elif trace not in top and rank > low.get(trace, (0, ""))[0]:
                         low[trace] = (rank, sid)
         if source is None or not isinstance(attrs, dict):
+            if not isinstance(attrs, dict) or not any(
+                isinstance(k, str) and k.startswith("gen_ai.usage.") for k in attrs
+            ):
+                # No count on it (a tool's span, a metric): one kind, which carries no
+                # bill (agents._COPILOT_NO_BILL): a session of only such records and
+                # copies another source bills leaves a folder's cost known.
+                tally.entry("otel record (no usage)")
+                continue
             kind = obj.get("name") or obj.get("type") or "record"
             tally.entry(f"otel {kind}" if isinstance(kind, str) else "otel record")
             continue
@@ -598,6 +699,9 @@ def _otel(tally: Tally, rows: Iterable[tuple[int, dict[str, Any]]]) -> None:
             if trace in low
             else trace or "unknown-session"
         )
+        if covered is not None and (why := covered(session)) is not None:
+            tally.duplicate(why)
+            continue
         series = f"conversation:{session}"
         if series != pending_series:
             if pending:

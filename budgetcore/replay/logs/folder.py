@@ -19,7 +19,8 @@ table of agents (``Agent.plan``) and asked in its order; the layouts:
 - a Droid sessions folder: ``<id>.settings.json`` (its totals) with the transcript
   ``<id>.jsonl`` beside it;
 - a Copilot CLI folder: ``session-store.db`` (per-turn usage), else each
-  ``session-state/<id>/events.jsonl`` (totals), and the OpenTelemetry ``otel/*.jsonl``;
+  ``session-state/<id>/events.jsonl`` (totals), and the OpenTelemetry ``otel/*.jsonl``
+  for the sessions neither holds (read with them beside it: each session id once);
 - a Goose data folder: ``sessions/sessions.db``, each session in it read apart;
 - a Cline folder: v4 ``sessions/<id>/<id>.messages.json``, v3
   ``tasks/<taskId>/ui_messages.json``, each a session;

@@ -10,9 +10,13 @@ from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 
 __all__ = [
+    "COPILOT_BILLED_ELSEWHERE",
+    "COPILOT_BY_EVENTS",
+    "COPILOT_BY_STORE",
     "Claim",
     "Planner",
     "SessionFiles",
+    "is_copilot_events",
     "plan_amp",
     "plan_claude",
     "plan_cline",
@@ -157,9 +161,16 @@ def plan_gemini(paths: Sequence[str], present: frozenset[str]) -> Claim:
 
 
 def plan_copilot(paths: Sequence[str], present: frozenset[str]) -> Claim:
-    """``session-store.db`` (per-turn usage), each session in it read apart; with it in
-    the folder, the ``session-state/<id>/events.jsonl`` totals hold the same usage again:
-    not read. An OpenTelemetry export (``otel/*.jsonl``) beside them wins over both."""
+    """Copilot CLI's data folder, each session id billed from one source
+    (docs/replay.md, "Copilot CLI: one source per session"): ``session-store.db``
+    (per-turn usage), each session in it read apart; else each
+    ``session-state/<id>/events.jsonl`` (totals); and an OpenTelemetry export
+    (``otel/*.jsonl``) for the sessions neither bills. With a store in the folder the
+    events.jsonl totals hold its sessions' usage again: not read.
+
+    Which sessions an export holds is in its records, not its path: each export file is
+    read with the store (else the events.jsonl files) as its companions, and its records
+    of a session a companion bills are copies there (copilot.read_copilot)."""
     # Each session's folder holds a workspace.yaml beside its events.jsonl (its id, cwd,
     # summary and times; other projects' Copilot readers take its metadata, code index
     # ids 53188961592, 52920599173): no usage. It read "no agent we read writes such a
@@ -173,19 +184,35 @@ def plan_copilot(paths: Sequence[str], present: frozenset[str]) -> Claim:
         "replay.not-read.copilot-workspace",
     )
     stores = tuple(p for p in paths if p.rsplit("/", 1)[-1] == "session-store.db")
-    if not stores:
-        return Claim((), notes)
-    events = tuple(
-        p for p in paths if p.endswith("/events.jsonl") and "session-state" in p.split("/")
-    )
-    if any(p.endswith(".jsonl") and p.split("/")[-2:-1] == ["otel"] for p in paths):
-        # The OpenTelemetry export holds the same requests again, and it is what ccusage
-        # reads: it is read, the store and the totals are not.
-        return Claim((), (*_why((*stores, *events), "replay.not-read.copilot-otel"), *notes))
-    return Claim(
-        tuple(SessionFiles(p, (p,)) for p in stores),
-        (*_why(events, "replay.not-read.copilot-events"), *notes),
-    )
+    events = tuple(p for p in paths if is_copilot_events(p))
+    exports = tuple(p for p in paths if p.endswith(".jsonl") and p.split("/")[-2:-1] == ["otel"])
+    if not stores and not (events and exports):
+        return Claim((), notes)  # each file its own session, as any .jsonl
+    # (A companion is read by the export's reader, never billed there; the file's own
+    # session, if it has one, is read apart.)
+    companions = stores or events
+    sessions = [SessionFiles(p, (p, *companions)) for p in exports]
+    if stores:
+        return Claim(
+            (*sessions, *(SessionFiles(p, (p,)) for p in stores)),
+            (*_why(events, "replay.not-read.copilot-events"), *notes),
+        )
+    return Claim((*sessions, *(SessionFiles(p, (p,)) for p in events)), notes)
+
+
+#: The ledger's copy kinds of an export's record of a session another source of the
+#: folder bills (plan_copilot's rule; copilot.read_copilot): its events.jsonl, its store.
+COPILOT_BY_EVENTS = "a session its events.jsonl bills"
+COPILOT_BY_STORE = "a session the session store bills"
+COPILOT_BILLED_ELSEWHERE = (COPILOT_BY_EVENTS, COPILOT_BY_STORE)
+
+
+def is_copilot_events(path: str) -> bool:
+    """``session-state/<id>/events.jsonl``: one Copilot CLI session's events, its id the
+    folder's name (ccusage 20.0.24 names the session so, probed: a ``data.sessionId``
+    that differs from the folder is not its id)."""
+    parts = path.split("/")
+    return len(parts) >= 3 and parts[-1] == "events.jsonl" and parts[-3] == "session-state"
 
 
 def plan_opencode(paths: Sequence[str], present: frozenset[str]) -> Claim:

@@ -311,6 +311,8 @@ COPY_KEYS = {
     "inference log covered by a higher source": "replay.logs.copy.copilot-inference",
     "agent turn log covered by a higher source": "replay.logs.copy.copilot-turn",
     "invoke_agent span covered by a higher source": "replay.logs.copy.copilot-agent",
+    "a session its events.jsonl bills": "replay.logs.copy.copilot-by-events",
+    "a session the session store bills": "replay.logs.copy.copilot-by-store",
     "a subagent's step, in its own wire and the session's": "replay.logs.copy.kimi-subagent-step",
 }
 
