@@ -290,3 +290,40 @@ def test_the_readme_lists_every_page_of_the_docs() -> None:
         p.name for p in sorted((ROOT / "docs").glob("*.md")) if f"](docs/{p.name})" not in listed
     ]
     assert missing == []
+
+
+# ---------------------------------------------------------------- merges
+
+#: A merge's conflict markers, each at a line's start (git writes them so): the left40
+#: merge of the seventeenth stop committed docs/performance.md with them in it.
+CONFLICT = re.compile(r"^(<{7} |>{7} |={7}$)", re.MULTILINE)
+
+
+def _tracked_text() -> list[Path]:
+    import subprocess  # noqa: PLC0415
+
+    listed = subprocess.run(
+        ["git", "ls-files", "-z"], cwd=ROOT, capture_output=True, check=False
+    ).stdout
+    paths = [ROOT / p for p in listed.decode("utf-8").split("\0") if p]
+    # A clone without git's metadata (an sdist): the docs and sources on disk.
+    return paths or [*DOCS, *ROOT.glob("budgetcore/**/*.py"), *ROOT.glob("tests/**/*.py")]
+
+
+def test_no_file_holds_a_merge_s_conflict_markers() -> None:
+    marked = []
+    for path in _tracked_text():
+        if not path.is_file() or path.stat().st_size > 4_000_000:
+            continue
+        text = path.read_bytes()
+        if b"\0" in text[:8000]:
+            continue  # binary
+        if CONFLICT.search(text.decode("utf-8", "replace")):
+            marked.append(path.relative_to(ROOT).as_posix())
+    assert marked == []
+
+
+def test_the_conflict_check_finds_git_s_markers() -> None:
+    text = "a\n<<<<<<< HEAD\nb\n=======\nc\n>>>>>>> other\n"
+    assert len(CONFLICT.findall(text)) == 3
+    assert not CONFLICT.search("a =======  b\n<<<<<<<x\n")
