@@ -42,6 +42,7 @@ from budgetcore.replay.logs.tally import (
     NOT_A_DOCUMENT,
     SUMMED,
     Tally,
+    cache_out,
     counts,
     document_of,
     registry_name,
@@ -186,8 +187,7 @@ def _v4(tally: Tally, messages: list[Any], series: str) -> None:
             tally.malformed(number, found)
             continue
         prompt, read, write, output = found
-        read = min(read, prompt)
-        write = min(write, prompt - read)
+        fresh, read, write = cache_out(prompt, read, write)
         if not (prompt or output):
             tally.entry("assistant message (zero tokens)")
             continue
@@ -196,7 +196,7 @@ def _v4(tally: Tally, messages: list[Any], series: str) -> None:
         tally.request(
             number,
             series=series,
-            input=prompt - read - write,
+            input=fresh,
             cache_read=read,
             cache_write=write,
             output=output,

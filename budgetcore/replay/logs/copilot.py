@@ -47,7 +47,15 @@ from budgetcore.inputs.numbers import MAX_TOKENS, bound_text
 from budgetcore.replay.logs.layouts import COPILOT_BY_EVENTS, COPILOT_BY_STORE, is_copilot_events
 from budgetcore.replay.logs.model import ParsedLog
 from budgetcore.replay.logs.reader import LineSource, Steps, count_of, millis
-from budgetcore.replay.logs.tally import TOTALS, Database, Row, Tally, counts, registry_name
+from budgetcore.replay.logs.tally import (
+    TOTALS,
+    Database,
+    Row,
+    Tally,
+    cache_out,
+    counts,
+    registry_name,
+)
 
 __all__ = [
     "TOTALS_WHY",
@@ -282,12 +290,11 @@ def _bill(
     reads and writes, reads, writes, output), the cache taken out of the input (a count
     past what the input holds is read as the most it can hold)."""
     prompt, read, write, output = totals
-    read = min(read, prompt)
-    write = min(write, prompt - read)
+    fresh, read, write = cache_out(prompt, read, write)
     tally.total(
         number,
         why=TOTALS_WHY,
-        input=prompt - read - write,
+        input=fresh,
         cache_read=read,
         cache_write=write,
         output=output,
@@ -589,7 +596,7 @@ def _otel(
         try:
             prompt = _number(attrs, "gen_ai.usage.input_tokens")
             output = _number(attrs, "gen_ai.usage.output_tokens")
-            read = min(_number(attrs, "gen_ai.usage.cache_read.input_tokens"), prompt)
+            read = _number(attrs, "gen_ai.usage.cache_read.input_tokens")
             # The cache writes are in the input count too, as the reads are: OpenTelemetry's
             # GenAI conventions (gen_ai.usage.cache_creation.input_tokens / cache_write:
             # "SHOULD be included in gen_ai.usage.input_tokens"), and a live Copilot CLI
@@ -597,13 +604,14 @@ def _otel(
             # (RandomCodeSpace/aiusage-core's copilot adapter test, shape copied from
             # ~/.copilot/otel). ccusage 20.0.24 takes out the reads only and bills the
             # written tokens twice, as input and as cache writes.
-            write = min(
+            fresh, read, write = cache_out(
+                prompt,
+                read,
                 _number(
                     attrs,
                     "gen_ai.usage.cache_write.input_tokens",
                     "gen_ai.usage.cache_creation.input_tokens",
                 ),
-                prompt - read,
             )
             reasoning = _number(
                 attrs, "gen_ai.usage.reasoning.output_tokens", "gen_ai.usage.reasoning_tokens"
@@ -629,7 +637,7 @@ def _otel(
             (
                 number,
                 source,
-                prompt - read - write,
+                fresh,
                 read,
                 write,
                 output,
@@ -798,8 +806,7 @@ def read_session_store(db: Any, name: str) -> tuple[ParsedLog, ...]:
                 tally.malformed(number, found)
                 continue
             prompt, read, write, output, reasoning, nano = found
-            read = min(read, prompt)
-            write = min(write, prompt - read)
+            fresh, read, write = cache_out(prompt, read, write)
             if not (prompt or output):
                 tally.entry("usage event (no tokens)")
                 continue
@@ -815,7 +822,7 @@ def read_session_store(db: Any, name: str) -> tuple[ParsedLog, ...]:
             pending.append(
                 (
                     number,
-                    prompt - read - write,
+                    fresh,
                     read,
                     output,
                     min(reasoning, output),

@@ -866,6 +866,15 @@ MAKERS = (
 
 
 @functools.lru_cache(maxsize=512)
+def cache_out(prompt: int, read: int, write: int) -> tuple[int, int, int]:
+    """A cache-inclusive input (Copilot CLI's, Cline's) as (uncached, read, written):
+    a cache count past what the input holds is read as the most it can hold, the reads
+    first (a count is never made negative)."""
+    read = min(read, prompt)
+    write = min(write, prompt - read)
+    return prompt - read - write, read, write
+
+
 def registry_name(model: str, prefixes: tuple[str, ...] = ()) -> str:
     """The registry id a log's bare model name is priced at, when the registry does not
     know the name itself: ``<prefix>/<name>`` for the first of ``prefixes`` (the
