@@ -562,7 +562,8 @@ _C = "cccccccc-0000-4000-8000-0000000000c1"
             "otel-events-store",
             ["otel/copilot-otel.jsonl", f"session-store.db#{_A}", f"session-store.db#{_C}"],
             f"not read as sessions: 2 files: session-state/{_A}/events.jsonl and 1 more file "
-            "(Copilot CLI's session totals, whose requests the session store beside them holds)",
+            "(Copilot CLI's session totals; the session store beside them is read instead, "
+            "and a session it lacks is not read)",
         ),
     ],
 )

@@ -513,8 +513,9 @@ MESSAGES: dict[str, tuple[str, str]] = {
         "Kimi CLI 给模型的上下文;用量在旁边的 wire.jsonl 中",
     ),
     "replay.not-read.copilot-events": (
-        "Copilot CLI's session totals, whose requests the session store beside them holds",
-        "Copilot CLI 的会话合计,其请求已在旁边的会话库(session-store.db)中",
+        "Copilot CLI's session totals; the session store beside them is read instead, and "
+        "a session it lacks is not read",
+        "Copilot CLI 的会话合计;改为读取旁边的会话库(session-store.db),其中没有的会话不会被读取",
     ),
     "replay.not-read.copilot-workspace": (
         "Copilot CLI's note of a session's folder and summary, beside its events.jsonl; it "
