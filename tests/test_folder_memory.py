@@ -596,3 +596,31 @@ def test_a_model_s_price_tiers_are_worked_out_once_for_a_folder(
     assert [measured_usage(requests[i : i + 1]) for i in range(3)] == before
     assert len(asked) == 2
 
+
+def test_a_folder_s_summary_lines_are_written_by_one_encoder_made_once(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """Each session's summary line and the total's are encoded by one encoder made once
+    (``json.dumps(..., ensure_ascii=False)`` made one a line, and checked each line for
+    cycles it cannot hold), the text the same as ``json.dumps`` gives, non-ASCII names
+    included."""
+    import json  # noqa: PLC0415
+
+    made: list[object] = []
+    real = json.JSONEncoder.__init__
+
+    def counted(self: Any, *args: Any, **kwargs: Any) -> None:
+        made.append(kwargs)
+        real(self, *args, **kwargs)
+
+    monkeypatch.setattr(json.JSONEncoder, "__init__", counted)
+    runs, text = _folder_output(LOGS / "qwen", "jsonl")
+    lines = text.splitlines()
+    assert len(lines) == len(runs) + 1 > 2
+    assert made == []
+    for line in lines:
+        assert json.dumps(json.loads(line), ensure_ascii=False) == line
+    wide = {"session": "sessión ☃", "summary": {"log": None}}
+    from budgetcore.replay import output  # noqa: PLC0415
+
+    assert output._as_text(wide) == json.dumps(wide, ensure_ascii=False)
