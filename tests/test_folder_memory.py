@@ -624,3 +624,39 @@ def test_a_folder_s_summary_lines_are_written_by_one_encoder_made_once(
     from budgetcore.replay import output  # noqa: PLC0415
 
     assert output._as_text(wide) == json.dumps(wide, ensure_ascii=False)
+
+
+def test_a_folder_s_total_merges_its_sessions_usage_once_per_need(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """The total line merges every session's usage once where one agent holds them all
+    (its agent's row is that merge: it was made twice), and adds usages count by count
+    (no usage made for each session added); a mixed folder's rows are each agent's."""
+    from budgetcore.registry.prices import Usage  # noqa: PLC0415
+    from budgetcore.replay import output  # noqa: PLC0415
+    from budgetcore.replay.logs import session  # noqa: PLC0415
+
+    runs, _text = _folder_output(LOGS / "qwen", "jsonl")
+    assert len(runs) > 2
+    expected = output.total_dict(runs)
+    merged: list[int] = []
+    real = session.merge_usage
+
+    def counted(parts: Any) -> Any:
+        merged.append(1)
+        return real(parts)
+
+    def refused(self: Usage, other: Usage) -> Usage:
+        raise AssertionError("a usage made for each one added")
+
+    monkeypatch.setattr(session, "merge_usage", counted)
+    monkeypatch.setattr(Usage, "__add__", refused)
+    assert output.total_dict(runs) == expected
+    assert merged == [1]
+    assert expected["agents"][0]["requests"] == expected["measured"]["requests"] > 0
+    mixed = runs + _folder_output(LOGS / "pi", "jsonl")[0]
+    merged.clear()
+    rows = output.total_dict(mixed)["agents"]
+    assert [r["agent"] for r in rows] == ["qwen-code", "pi"]
+    assert len(merged) == 3
+    assert sum(r["sessions"] for r in rows) == len(mixed)

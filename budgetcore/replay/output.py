@@ -218,7 +218,7 @@ def total_dict(runs: Sequence[SessionRun]) -> dict[str, Any]:
                 "known_cost": _money(m.known_cost),
                 **_unread(m.unread),
             }
-            for key, n, unread, m in agent_totals(runs)
+            for key, n, unread, m in agent_totals(runs, measured)
         ],
         "as_run": _as_run_total([r.as_run for r in ok if r.as_run is not None]),
     }
