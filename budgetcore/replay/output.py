@@ -305,7 +305,7 @@ def write_sessions(runs: Sequence[SessionRun], fmt: str, write: Write, *, folder
 #: A summary's or a total's JSON line, its text as written (``ensure_ascii=False``):
 #: ``json.dumps`` with that argument made an encoder for every line, and its check for
 #: cycles looked at every dict and list of it, which are built here and hold none (about
-#: a sixth of a small session's line: docs/performance.md, issue 40's fifth many-small
+#: an eighth of a small session's line: docs/performance.md, issue 40's fifth many-small
 #: round). The same text, byte for byte.
 _as_text = json.JSONEncoder(ensure_ascii=False, check_circular=False).encode
 
