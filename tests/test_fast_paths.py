@@ -506,6 +506,63 @@ def test_the_compiled_decoder_reads_from_the_process_s_first_megabyte(tmp_path: 
             m.setenv("BUDGETCORE_PURE_PYTHON", "1")
 
 
+_COUNTING_FOLDER = """
+import contextlib, io, json, sys
+from budgetcore.cli import main
+from budgetcore.replay.logs import claude
+taken = [0]
+original = claude.compiled_batches  # counted without importing msgspec here
+def compiled_batches(*args):
+    decode = original(*args)
+    if decode is None:
+        return None
+    def counting(batch):
+        found = decode(batch)
+        if found is not None:
+            taken[0] += sum(1 for line in found if line is not None)
+        return found
+    return counting
+claude.compiled_batches = compiled_batches
+with contextlib.redirect_stdout(io.StringIO()) as out:
+    main(["replay", "--log", sys.argv[1], "--usage", "--format", "jsonl"])
+rows = [json.loads(line) for line in out.getvalue().splitlines()]
+lines = sum(f["lines"] for r in rows if "summary" in r for f in r["summary"]["log"]["ledger"])
+print(json.dumps([taken[0], lines, "msgspec" in sys.modules]))
+"""
+
+
+@needs_compiled
+def test_a_folder_of_small_sessions_past_the_megabyte_is_read_compiled_from_its_first(
+    tmp_path: Path,
+) -> None:
+    """A folder's size is known from its walk: from COMPILED_FROM_BYTES on, its first
+    session is read compiled too (its first megabyte was read with the standard
+    library, in each process that read it); a smaller folder is read without msgspec,
+    as before."""
+    bench = _bench_module()
+    large, small = tmp_path / "large", tmp_path / "small"
+    large.mkdir()
+    small.mkdir()
+    for i in range(16):
+        bench.claude(large / f"s{i}.jsonl", 1, seed=i, requests_cap=60)  # about 160 kB each
+    bench.claude(small / "s.jsonl", 1, seed=0, requests_cap=60)
+    sizes = [p.stat().st_size for p in large.iterdir()]
+    assert all(size < reader.COMPILED_FROM_BYTES // 4 for size in sizes)
+    assert sum(sizes) > 2 * reader.COMPILED_FROM_BYTES
+
+    def counted(folder: Path) -> list[Any]:
+        env = {**os.environ, "BUDGETCORE_PURE_PYTHON": "", "BUDGETCORE_WORKERS": "1"}
+        argv = [sys.executable, "-c", _COUNTING_FOLDER, str(folder)]
+        run = subprocess.run(argv, capture_output=True, text=True, check=True, cwd=ROOT, env=env)
+        found: list[Any] = json.loads(run.stdout)
+        return found
+
+    taken, lines, loaded = counted(large)
+    assert loaded
+    assert taken == lines > 0  # every line compiled, the first session's too
+    assert counted(small) == [0, small.joinpath("s.jsonl").read_bytes().count(b"\n"), False]
+
+
 def test_a_log_read_leaves_the_cycle_collector_as_it_was(
     tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:

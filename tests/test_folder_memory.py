@@ -544,3 +544,119 @@ def test_a_session_file_s_first_bytes_fill_the_read_s_buffer_without_a_copy(
         assert stream.readline() == b'{"type":"session"}\n'  # the read starts at the start
     finally:
         stream.close()
+
+
+def test_a_session_of_one_model_shares_its_usage_with_its_row() -> None:
+    """A session of one model (most are) has its total's usage and its model row's as
+    one value, so that a worker process sends it back once (pickle's memo); several
+    models still add up."""
+    from budgetcore.registry.prices import Usage  # noqa: PLC0415
+    from budgetcore.replay.logs.model import LogRequest  # noqa: PLC0415
+
+    def request(line: int, model: str) -> LogRequest:
+        return LogRequest(
+            line=line, context=1_000, output=50, cache_read=200, cache_write=0, model=model
+        )
+
+    one = measured_usage([request(1, "gpt-5"), request(2, "gpt-5")])
+    assert one.usage is one.models[0].usage
+    assert one.usage == Usage(cache_read=400, output=100)
+    sent = pickle.loads(pickle.dumps(one))
+    assert sent == one
+    assert sent.usage is sent.models[0].usage
+    two = measured_usage([request(1, "gpt-5"), request(2, "claude-sonnet-4-5")])
+    assert two.usage == Usage(cache_read=400, output=100)
+    assert all(two.usage is not m.usage for m in two.models)
+
+
+def test_a_model_s_price_tiers_are_worked_out_once_for_a_folder(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """The registry resolves a name once, so every session of a model is priced from one
+    prices value: its tiers' rates are worked out once, not twice a session (about 4 µs
+    of a small session's measured usage)."""
+    from budgetcore.replay.logs import usage  # noqa: PLC0415
+    from budgetcore.replay.logs.model import LogRequest  # noqa: PLC0415
+
+    asked: list[object] = []
+    real = usage.tier_rates
+
+    def counted(prices: Any) -> Any:
+        asked.append(prices)
+        return real(prices)
+
+    monkeypatch.setattr(usage, "tier_rates", counted)
+    monkeypatch.setattr(usage, "_RATES", {})
+    requests = [
+        LogRequest(line=1, context=1_000, output=50, cache_read=200, cache_write=0, model=m)
+        for m in ("gpt-5", "gpt-5", "claude-sonnet-4-5")
+    ]
+    before = [measured_usage(requests[i : i + 1]) for i in range(3)]
+    assert len(asked) == 2  # one a model
+    assert [measured_usage(requests[i : i + 1]) for i in range(3)] == before
+    assert len(asked) == 2
+
+
+def test_a_folder_s_summary_lines_are_written_by_one_encoder_made_once(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """Each session's summary line and the total's are encoded by one encoder made once
+    (``json.dumps(..., ensure_ascii=False)`` made one a line, and checked each line for
+    cycles it cannot hold), the text the same as ``json.dumps`` gives, non-ASCII names
+    included."""
+    import json  # noqa: PLC0415
+
+    made: list[object] = []
+    real = json.JSONEncoder.__init__
+
+    def counted(self: Any, *args: Any, **kwargs: Any) -> None:
+        made.append(kwargs)
+        real(self, *args, **kwargs)
+
+    monkeypatch.setattr(json.JSONEncoder, "__init__", counted)
+    runs, text = _folder_output(LOGS / "qwen", "jsonl")
+    lines = text.splitlines()
+    assert len(lines) == len(runs) + 1 > 2
+    assert made == []
+    for line in lines:
+        assert json.dumps(json.loads(line), ensure_ascii=False) == line
+    wide = {"session": "sessión ☃", "summary": {"log": None}}
+    from budgetcore.replay import output  # noqa: PLC0415
+
+    assert output._as_text(wide) == json.dumps(wide, ensure_ascii=False)
+
+
+def test_a_folder_s_total_merges_its_sessions_usage_once_per_need(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """The total line merges every session's usage once where one agent holds them all
+    (its agent's row is that merge: it was made twice), and adds usages count by count
+    (no usage made for each session added); a mixed folder's rows are each agent's."""
+    from budgetcore.registry.prices import Usage  # noqa: PLC0415
+    from budgetcore.replay import output  # noqa: PLC0415
+    from budgetcore.replay.logs import session  # noqa: PLC0415
+
+    runs, _text = _folder_output(LOGS / "qwen", "jsonl")
+    assert len(runs) > 2
+    expected = output.total_dict(runs)
+    merged: list[int] = []
+    real = session.merge_usage
+
+    def counted(parts: Any) -> Any:
+        merged.append(1)
+        return real(parts)
+
+    def refused(self: Usage, other: Usage) -> Usage:
+        raise AssertionError("a usage made for each one added")
+
+    monkeypatch.setattr(session, "merge_usage", counted)
+    monkeypatch.setattr(Usage, "__add__", refused)
+    assert output.total_dict(runs) == expected
+    assert merged == [1]
+    assert expected["agents"][0]["requests"] == expected["measured"]["requests"] > 0
+    mixed = runs + _folder_output(LOGS / "pi", "jsonl")[0]
+    merged.clear()
+    rows = output.total_dict(mixed)["agents"]
+    assert [r["agent"] for r in rows] == ["qwen-code", "pi"]
+    assert len(merged) == 3
+    assert sum(r["sessions"] for r in rows) == len(mixed)

@@ -417,6 +417,9 @@ def _log_runs_of(
     from budgetcore.cli.folder_jobs import folder_runs, shared, workers_for  # noqa: PLC0415
 
     sizes = dict(zip(found.files, found.sizes, strict=True))
+    from budgetcore.replay.logs.reader import will_read  # noqa: PLC0415
+
+    will_read(sum(found.sizes))  # before any worker starts: each inherits it
     jobs: list[Any] = [(s.name, s.files) for s in folder.sessions]
     jobs = shared(root, jobs, _is_database, sizes)
     work = partial(_session_runs, (root, fmt, scenario, options, replay_it))

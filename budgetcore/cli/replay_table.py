@@ -442,7 +442,7 @@ def write_table(runs: Sequence[SessionRun], write: Write, *, folder: bool) -> No
             "(every line read, none a response or a usage record): the total counts them as"
             " $0.\n"
         )
-    by_agent = agent_totals(runs)
+    by_agent = agent_totals(runs, merged)
     if len(by_agent) > 1:
         write("By agent\n")
         rows = []

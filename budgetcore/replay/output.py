@@ -221,7 +221,7 @@ def total_dict(runs: Sequence[SessionRun]) -> dict[str, Any]:
                 "known_cost": _money(m.known_cost),
                 **_unread(m.unread),
             }
-            for key, n, unread, m in agent_totals(runs)
+            for key, n, unread, m in agent_totals(runs, measured)
         ],
         "as_run": _as_run_total([r.as_run for r in ok if r.as_run is not None]),
     }
@@ -290,7 +290,7 @@ def _jsonl_session(run: SessionRun, write: Write, folder: bool) -> None:
             write(json.dumps(shown) + "\n")
     head = {"session": run.name} if folder else {}
     summary = summary_dict(run.result, run.log, run.series, run)
-    write(json.dumps({**head, "summary": summary}, ensure_ascii=False) + "\n")
+    write(_as_text({**head, "summary": summary}) + "\n")
 
 
 def write_sessions(runs: Sequence[SessionRun], fmt: str, write: Write, *, folder: bool) -> None:
@@ -302,7 +302,15 @@ def write_sessions(runs: Sequence[SessionRun], fmt: str, write: Write, *, folder
     for run in runs:
         _jsonl_session(run, write, folder)
     if folder:
-        write(json.dumps({"total": total_dict(runs)}, ensure_ascii=False) + "\n")
+        write(_as_text({"total": total_dict(runs)}) + "\n")
+
+
+#: A summary's or a total's JSON line, its text as written (``ensure_ascii=False``):
+#: ``json.dumps`` with that argument made an encoder for every line, and its check for
+#: cycles looked at every dict and list of it, which are built here and hold none (about
+#: an eighth of a small session's line: docs/performance.md, issue 40's fifth many-small
+#: round). The same text, byte for byte.
+_as_text = json.JSONEncoder(ensure_ascii=False, check_circular=False).encode
 
 
 def _cell(value: object) -> object:

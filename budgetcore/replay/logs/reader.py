@@ -51,6 +51,7 @@ __all__ = [
     "record_batches",
     "scan",
     "too_many_requests",
+    "will_read",
 ]
 
 #: The most requests one session may hold, every series and file together. A real
@@ -311,6 +312,16 @@ def compiled_from(line: int, batch: int = 0) -> bool:
     Only the speed depends on it, never an answer."""
     _READ[0] += batch
     return line >= COMPILED_FROM_LINE or _READ[0] >= COMPILED_FROM_BYTES or "msgspec" in sys.modules
+
+
+def will_read(size: int) -> None:
+    """The process is about to read ``size`` bytes of logs (a folder's session files, as
+    its walk found them): from :data:`COMPILED_FROM_BYTES` on, :func:`compiled_from`
+    says yes from the first of them, as it would once they had been read. A folder of
+    small sessions read its first megabyte with the standard library, in each process
+    that reads it, when its size was known from the start (docs/performance.md, issue
+    40's fifth many-small round). Only the speed depends on it, never an answer."""
+    _READ[0] += size
 
 
 def compiled_batches(kind: str, decoder: Any = None) -> Callable[[list[bytes]], Any] | None:

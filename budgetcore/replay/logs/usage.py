@@ -14,14 +14,14 @@ from __future__ import annotations
 
 from collections import Counter
 from collections.abc import Callable, Iterable, Sequence
-from dataclasses import dataclass, replace
+from dataclasses import dataclass, fields, replace
 from decimal import Decimal
 from itertools import chain, repeat
-from operator import eq, is_, itemgetter, sub
+from operator import attrgetter, eq, is_, itemgetter, sub
 from typing import NamedTuple
 
 from budgetcore.registry.models import Resolution, resolve
-from budgetcore.registry.prices import MONEY, Prices, Usage, tier_rates
+from budgetcore.registry.prices import MONEY, Prices, Rates, Usage, tier_rates
 from budgetcore.replay.logs.model import LogRequest, ParsedLog, sent_as_fields
 
 __all__ = [
@@ -199,10 +199,19 @@ class MeasuredUsage:
 
 
 def _sum(values: Iterable[Usage]) -> Usage:
-    total = Usage()
-    for u in values:
-        total = total + u
-    return total
+    """The usages added up, count by count in C (a folder's total adds up every
+    session's: a usage made for each one added cost about 1 µs a session). One usage is
+    its own sum, the same value (a session of one model: its total and its model's row
+    share it, made and sent back from a worker process once: docs/performance.md, issue
+    40's fifth many-small round)."""
+    usages = tuple(values)
+    if len(usages) == 1:
+        return usages[0]
+    return Usage(**{name: sum(map(part, usages)) for name, part in _USAGE_PARTS})
+
+
+#: Each count of a :class:`Usage`, by name, with its getter.
+_USAGE_PARTS = tuple((f.name, attrgetter(f.name)) for f in fields(Usage))
 
 
 class _ModelSums:
@@ -238,7 +247,7 @@ class _ModelSums:
     def row(self, model: str | None, res: Resolution | None) -> ModelUsage:
         cost = Decimal(0)
         if self.tiers:
-            rates = tier_rates(self.prices)
+            rates = _rates(self.prices)
             assert rates is not None  # a model whose requests were summed has prices
             for index, sums in self.tiers.items():
                 for n, price in zip(sums, rates[index][1], strict=True):
@@ -270,7 +279,30 @@ def _priced(res: Resolution | None) -> Prices | None:
     """A resolved model's prices, None when it lacks an input or output price: then
     nothing of it can be priced (the one cost rule, registry.prices.tier_rates)."""
     found = None if res is None or res.model is None else res.model.prices
-    return found if tier_rates(found) is not None else None
+    return found if _rates(found) is not None else None
+
+
+#: :func:`_rates` of each registry entry's prices asked for so far, by identity (the
+#: value kept beside, so that its id is not reused).
+_RATES: dict[int, tuple[Prices, tuple[tuple[int, Rates], ...] | None]] = {}
+
+
+def _rates(prices: Prices | None) -> tuple[tuple[int, Rates], ...] | None:
+    """:func:`~budgetcore.registry.prices.tier_rates` of ``prices``, worked out once per
+    prices value: the registry resolves a name once, so a folder's sessions of one model
+    ask it of one value, twice a session (about 2 µs each)."""
+    if prices is None:
+        return None
+    known = _RATES.get(id(prices))
+    if known is not None and known[0] is prices:
+        return known[1]
+    rates = tier_rates(prices)
+    if len(_RATES) < _MAX_RATES:
+        _RATES[id(prices)] = (prices, rates)
+    return rates
+
+
+_MAX_RATES = 1_000  # a folder's models, with room: a few dozen kB at most
 
 
 def _tier_index(prices: Prices, context: int) -> int:
@@ -448,7 +480,7 @@ def _kinds_of(accs: dict[str | None, _ModelSums]) -> dict[str, Decimal | None]:
             unknown = [u or v for u, v in zip(unknown, acc.used, strict=True)]
         if not acc.tiers:
             continue
-        rates = tier_rates(acc.prices)
+        rates = _rates(acc.prices)
         assert rates is not None  # a model whose requests were summed by tier has prices
         for index, sums in acc.tiers.items():
             for i, (n, price) in enumerate(zip(sums, rates[index][1], strict=True)):
