@@ -586,7 +586,7 @@ def test_a_model_s_price_tiers_are_worked_out_once_for_a_folder(
         return real(prices)
 
     monkeypatch.setattr(usage, "tier_rates", counted)
-    monkeypatch.setattr(usage, "_RATES", {})
+    usage._rates_of.cache_clear()
     requests = [
         LogRequest(line=1, context=1_000, output=50, cache_read=200, cache_write=0, model=m)
         for m in ("gpt-5", "gpt-5", "claude-sonnet-4-5")
