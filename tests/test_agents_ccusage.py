@@ -529,20 +529,7 @@ def test_copilot_events_totals_equal_ccusage_reading_session_state(fixture: str)
     (``COPILOT_HOME``; its ``session.shutdown`` model metrics), the totals we measure:
     equal, session by session, but where EVENTS_DIFFERENCES says why not."""
     base = LOGS / "copilot" / fixture
-    with tempfile.TemporaryDirectory() as tmp:
-        env = {
-            "PATH": "/usr/bin:/bin",
-            "HOME": tmp,
-            "TZ": "UTC",
-            "LOG_LEVEL": "0",
-            "COPILOT_HOME": str(base.resolve()),
-        }
-        argv = [str(CCUSAGE), "copilot", "session", "--json", "--offline", "--mode", "calculate"]
-        proc = subprocess.run(argv, env=env, cwd=tmp, capture_output=True, check=False)
-    assert proc.returncode == 0, proc.stderr
-    theirs = {
-        str(s["sessionId"]): s for s in json.loads(proc.stdout, parse_float=Decimal)["sessions"]
-    }
+    theirs = _copilot_home_sessions(base)
     seen = set()
     for session in plan_folder(_walk(base)).sessions:
         handles = [open(base / f, "rb") for f in session.files]  # noqa: SIM115

@@ -433,10 +433,8 @@ def test_the_bench_logs_read_alike_with_the_compiled_decoder(
     rollout_three_ways("r.jsonl", codex_path.read_bytes())
 
 
-_COUNTING_READS = """
-import json, sys
-from budgetcore.cli.replay_cmds import read_log_path
-from budgetcore.replay.logs import claude
+#: The compiled decoder's lines counted, in a child process (its imports its own).
+_COUNTING = """from budgetcore.replay.logs import claude
 taken = [0]
 original = claude.compiled_batches  # counted without importing msgspec here
 def compiled_batches(*args):
@@ -450,13 +448,22 @@ def compiled_batches(*args):
         return found
     return counting
 claude.compiled_batches = compiled_batches
-out = []
+"""
+
+_COUNTING_READS = (
+    """
+import json, sys
+from budgetcore.cli.replay_cmds import read_log_path
+"""
+    + _COUNTING
+    + """out = []
 for path in sys.argv[1:]:
     taken[0] = 0
     log = read_log_path(path, None)
     out.append([taken[0], sum(f.lines for f in log.ledger), "msgspec" in sys.modules])
 print(json.dumps(out))
 """
+)
 
 
 @needs_compiled
@@ -506,29 +513,19 @@ def test_the_compiled_decoder_reads_from_the_process_s_first_megabyte(tmp_path: 
             m.setenv("BUDGETCORE_PURE_PYTHON", "1")
 
 
-_COUNTING_FOLDER = """
+_COUNTING_FOLDER = (
+    """
 import contextlib, io, json, sys
 from budgetcore.cli import main
-from budgetcore.replay.logs import claude
-taken = [0]
-original = claude.compiled_batches  # counted without importing msgspec here
-def compiled_batches(*args):
-    decode = original(*args)
-    if decode is None:
-        return None
-    def counting(batch):
-        found = decode(batch)
-        if found is not None:
-            taken[0] += sum(1 for line in found if line is not None)
-        return found
-    return counting
-claude.compiled_batches = compiled_batches
-with contextlib.redirect_stdout(io.StringIO()) as out:
+"""
+    + _COUNTING
+    + """with contextlib.redirect_stdout(io.StringIO()) as out:
     main(["replay", "--log", sys.argv[1], "--usage", "--format", "jsonl"])
 rows = [json.loads(line) for line in out.getvalue().splitlines()]
 lines = sum(f["lines"] for r in rows if "summary" in r for f in r["summary"]["log"]["ledger"])
 print(json.dumps([taken[0], lines, "msgspec" in sys.modules]))
 """
+)
 
 
 @needs_compiled
