@@ -154,6 +154,14 @@ DIFFERENCES: dict[tuple[str, str, str], tuple[tuple[int, ...], tuple[int, ...], 
         "total as output; which of those tokens were input and which output is not "
         "written, so we list the line as malformed with that reason, as Amp's",
     ),
+    ("pi", "fork", "0f0f0f0f-0000-4000-8000-000000000002"): (
+        (300, 500, 2100, 100),
+        (2700, 2600, 3600, 600),
+        "a fork's file holds its parent's entries again, ids, times and usage as written "
+        "(pi-mono SessionManager.forkFrom @83378aad): the parent bills them, the fork its "
+        "own response; ccusage 20.0.24 keys an entry by its file's session and bills the "
+        "copies twice",
+    ),
     ("gemini", "no-model", "5a5a5a5a-0000-4000-8000-000000000001"): (
         (100, 0, 0, 50),
         (0, 0, 0, 0),

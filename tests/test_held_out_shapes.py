@@ -1410,3 +1410,44 @@ def test_a_copilot_otel_span_of_only_a_total_is_listed_not_read_as_no_usage() ->
         measured = run_session(log.name, log, scenario=None, options=None, replay_it=False).measured
         assert measured is not None
         assert measured.unread
+
+
+def test_a_pi_fork_s_copy_of_its_parent_is_billed_once_by_the_parent() -> None:
+    """pi writes a fork (``SessionManager.forkFrom``, and ``createBranchedSession``,
+    pi-mono @83378aad) as a new file whose header names the source as its
+    ``parentSession``, then every entry of the source copied as written (ids, times and
+    usage), then the fork's own, under a header written at the fork, after every copied
+    entry: the copied responses are the parent's, billed once, as Codex's fork copies
+    are, whether the parent's file is read or not (held out in round 10f). ccusage
+    20.0.24 keys an entry by its file's session, and bills them twice. The CLI and the
+    page alike."""
+    folder = LOGS / "pi" / "fork" / "sessions"
+    out = run_cli(["replay", "--log", str(folder), "--usage"])
+    assert out.code == 0, out.err
+    *sessions, total = (json.loads(x) for x in out.out.splitlines())
+    measured = {s["session"].rsplit("_", 1)[-1]: s["summary"]["log"]["measured"] for s in sessions}
+    parent = measured["0f0f0f0f-0000-4000-8000-000000000001.jsonl"]
+    fork = measured["0f0f0f0f-0000-4000-8000-000000000002.jsonl"]
+    assert (parent["requests"], fork["requests"]) == (2, 1)
+    # The fork's own response: 300 input, 500 written, 2,100 read, 100 output at
+    # claude-sonnet-4-5's $3 / $3.75 / $0.30 / $15 per M.
+    assert Decimal(fork["cost"]) == Decimal("0.004905")
+    assert total["total"]["measured"]["requests"] == 3
+    assert Decimal(total["total"]["measured"]["cost"]) == Decimal(parent["cost"]) + Decimal(
+        "0.004905"
+    )
+    files = tuple(
+        (f"sessions/{p.relative_to(folder).as_posix()}", p.read_bytes())
+        for p in sorted(folder.rglob("*.jsonl"))
+    )
+    logs, _ = reader.finish(import_steps(files, picked_folder=True))
+    page = folder_usage(logs)
+    assert (page.requests, str(page.cost)) == (3, total["total"]["measured"]["cost"])
+    # Read alone, the fork folds the copies the same way, each line in its ledger.
+    path = sorted(folder.rglob("*.jsonl"))[1]
+    with path.open("rb") as stream:
+        (log,) = read_sessions([(path.name, stream)])
+    (ledger,) = log.ledger
+    assert (ledger.lines, ledger.accounted) == (7, 7)
+    assert dict(ledger.duplicates) == {"response copied from the parent session": 2}
+    assert len(log.main.requests) == 1

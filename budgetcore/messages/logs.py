@@ -142,6 +142,10 @@ MESSAGES: dict[str, tuple[str, str]] = {
         "token_count copied from the parent session",
         "从父会话复制的 token_count",
     ),
+    "replay.logs.copy.pi-parent": (
+        "response copied from the parent session",
+        "从父会话复制的响应",
+    ),
     "replay.logs.copy.entry-again": ("entry written again (same id)", "同一条目再次写入(相同 id)"),
     "replay.logs.copy.record-again-id": (
         "record written again (same id)",

@@ -49,11 +49,13 @@ MESSAGE = Shape(
 )
 LINE = Shape(
     "PiRecord",
-    ("type", "id", "parentId", "timestamp", "tokensBefore", "message"),
+    ("type", "id", "parentId", "timestamp", "tokensBefore", "message", "parentSession"),
     (("message", MESSAGE),),
-    texts=frozenset({"type", "id"}),
+    texts=frozenset({"type", "id", "parentSession"}),
     told=frozenset({"parentId"}),
 )
+
+PARENT_COPY = "response copied from the parent session"
 
 _ENTRY_TYPES = frozenset(
     {
@@ -162,6 +164,7 @@ def read_pi(files: Sequence[tuple[str, LineSource]], *, what: str = "log") -> St
         # reader sees their batch: the reader's own (bad counts) are put among them in
         # line order at the batch's end, as a line-by-line read lists them.
         marks = (0, len(tally.problems))
+        forked_at = None  # a fork's header time: the entries before it are its parent's
         for i, (numbers, records, times) in enumerate(tally.timed_records(stream, what, LINE)):
             if i:  # between batches: the import may stop here (reader.Steps)
                 yield
@@ -177,6 +180,8 @@ def read_pi(files: Sequence[tuple[str, LineSource]], *, what: str = "log") -> St
                 kind = rec.type
                 if kind == "session":
                     kinds.append("session")
+                    if rec.parentSession is not None:
+                        forked_at = time
                     continue
                 if kind is None:
                     kinds.append("(no type)")
@@ -217,6 +222,14 @@ def read_pi(files: Sequence[tuple[str, LineSource]], *, what: str = "log") -> St
                     continue
                 if usage.__class__ is Problem:
                     bad.append((number, usage))
+                    continue
+                if forked_at is not None and time is not None and time < forked_at:
+                    # A fork's file (its header names the parentSession) holds the
+                    # parent's entries again, as written, before its own (pi-mono
+                    # SessionManager.forkFrom, createBranchedSession): the parent's
+                    # responses, billed by the parent, as Codex's fork copies are.
+                    # They stay in the tree: the fork's own entries hang from them.
+                    tally.duplicate(PARENT_COPY)
                     continue
                 fresh, read, write = usage.input, usage.cacheRead, usage.cacheWrite
                 output = usage.output

@@ -304,6 +304,7 @@ COPY_KEYS = {
     "copy of a main request": "replay.logs.copy.main",
     "token_count repeating the previous totals": "replay.logs.copy.same-totals",
     "token_count copied from the parent session": "replay.logs.copy.parent",
+    "response copied from the parent session": "replay.logs.copy.pi-parent",
     "entry written again (same id)": "replay.logs.copy.entry-again",
     "record written again (same id)": "replay.logs.copy.record-again-id",
     "record written again (same uuid)": "replay.logs.copy.record-again-uuid",
