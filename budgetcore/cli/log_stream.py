@@ -148,18 +148,24 @@ class LaterStream:
         session store's ids: copilot._store_sessions), or None: read its bytes."""
         return None if self._database is None else self._database()
 
-    def identity(self) -> tuple[int, int, int, int] | None:
+    def identity(self) -> tuple[int, ...] | None:
         """What tells this file's bytes from another's, without opening it (the file's
-        device, inode, size and modification time), or None (no path, no such file): a
-        Copilot CLI session store every events.jsonl of its folder is read with is read
-        once (copilot._store_ids)."""
+        device, inode, size and modification time, and the size and time of a SQLite
+        write-ahead log beside it, which its read takes in), or None (no path, no such
+        file): a Copilot CLI session store every events.jsonl of its folder is read with
+        is read once (copilot._store_ids)."""
         if self._path is None:
             return None
         try:
             st = os.stat(self._path)
         except OSError:
             return None
-        return (st.st_dev, st.st_ino, st.st_size, st.st_mtime_ns)
+        try:
+            wal = os.stat(self._path + "-wal")
+            log = (wal.st_size, wal.st_mtime_ns)
+        except OSError:
+            log = (-1, -1)
+        return (st.st_dev, st.st_ino, st.st_size, st.st_mtime_ns, *log)
 
     def close(self) -> None:
         if self._stream is not None:

@@ -237,8 +237,8 @@ def _session_of(name: str) -> str:
     return name.replace("\\", "/").split("/")[-2]
 
 
-#: The session ids the last session stores read bill, each beside what identifies its
-#: bytes (_identity): a folder's every events.jsonl is read with the store as its
+#: The session ids the last session store read bills, beside what identifies its bytes
+#: (_identity): a folder's every events.jsonl is read with the store as its
 #: companion (layouts.plan_copilot), and a store of tens of MB was read again for each.
 _STORE_IDS: list[tuple[object, frozenset[str]]] = []
 
@@ -252,7 +252,9 @@ def _store_ids(stream: LineSource, what: str) -> frozenset[str]:
                 return ids
     ids = _store_sessions(stream, what)
     if key is not None:
-        _STORE_IDS[:] = [(key, ids), *_STORE_IDS[:1]]
+        # One store: a folder holds one, and a page's store is its bytes, kept here
+        # until another is read.
+        _STORE_IDS[:] = [(key, ids)]
     return ids
 
 
