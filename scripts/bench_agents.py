@@ -1,7 +1,7 @@
 """Every other agent's import against ccusage on the same folder, in one run (issue 40,
 docs/replay.md "Other agents"): a generated data folder per agent (pi, Gemini CLI, Qwen
 Code, Kimi CLI, OpenCode's database, Amp, Droid, Goose, Copilot CLI's OpenTelemetry
-export), each read by
+export, and Copilot CLI's session store with its events.jsonl files), each read by
 
 - ``ccusage <agent> session --json --offline --mode calculate`` (20.0.24, from
   node_modules, through the agent's data-dir variable), and
@@ -414,6 +414,72 @@ def make_copilot(root: Path, sessions: int, requests: int, rng: random.Random) -
     return root / "otel"
 
 
+def make_copilot_store(root: Path, sessions: int, requests: int, rng: random.Random) -> Path:
+    """A Copilot CLI data folder (``COPILOT_HOME``): ``session-state/<id>/events.jsonl``
+    for every session (a message per request, a shutdown of its totals) and a
+    ``session-store.db`` holding the newer nine in ten (a row per request, summing to
+    the shutdown's totals; its turns' text beside them, as a real store's ``turns``
+    holds), the oldest tenth older than the store: each events.jsonl is read with the
+    store beside it (layouts.plan_copilot), the store's sessions read once."""
+    root.mkdir(parents=True)
+    db = sqlite3.connect(root / "session-store.db")
+    db.executescript(
+        "CREATE TABLE turns (session_id TEXT, turn_index INTEGER, user_message TEXT, "
+        "assistant_response TEXT);"
+        "CREATE TABLE assistant_usage_events (id INTEGER PRIMARY KEY AUTOINCREMENT, "
+        "session_id TEXT, turn_index INTEGER, model TEXT, copilot_usage_model TEXT, "
+        "input_tokens INTEGER, output_tokens INTEGER, cache_read_tokens INTEGER, "
+        "cache_write_tokens INTEGER, reasoning_tokens INTEGER, total_nano_aiu INTEGER, "
+        "duration_ms INTEGER, created_at TEXT)"
+    )
+    for s in range(sessions):
+        sid = f"00000000-0000-4000-8000-{s:012d}"
+        held = s >= sessions // 10
+        totals = [0, 0, 0, 0]
+        folder = root / "session-state" / sid
+        folder.mkdir(parents=True)
+        with (folder / "events.jsonl").open("w") as f:
+            start = {"sessionId": sid, "selectedModel": "claude-sonnet-4.5"}
+            at = "2026-01-01T00:00:00.000Z"
+            f.write(json.dumps({"type": "session.start", "data": start, "timestamp": at}) + "\n")
+            for i in range(requests):
+                fresh, read, write, out = _counts(rng)
+                for k, n in enumerate((fresh + read + write, read, write, out)):
+                    totals[k] += n
+                message = {
+                    "type": "assistant.message",
+                    "data": {"content": TEXT},
+                    "timestamp": at,
+                }
+                f.write(json.dumps(message, separators=(",", ":")) + "\n")
+                if held:
+                    db.execute(
+                        "INSERT INTO assistant_usage_events (session_id, turn_index, model, "
+                        "input_tokens, output_tokens, cache_read_tokens, cache_write_tokens, "
+                        "reasoning_tokens, total_nano_aiu, created_at) "
+                        "VALUES (?, ?, ?, ?, ?, ?, ?, 0, 0, '2026-01-01 00:00:00')",
+                        (sid, i, "claude-sonnet-4.5", fresh + read + write, out, read, write),
+                    )
+                    db.execute("INSERT INTO turns VALUES (?, ?, ?, ?)", (sid, i, TEXT, TEXT))
+            usage = dict(
+                zip(
+                    ("inputTokens", "cacheReadTokens", "cacheWriteTokens", "outputTokens"),
+                    totals,
+                    strict=True,
+                )
+            )
+            metrics = {"claude-sonnet-4.5": {"requests": {"count": requests}, "usage": usage}}
+            shutdown = {
+                "type": "session.shutdown",
+                "data": {"modelMetrics": metrics},
+                "timestamp": "2026-01-01T00:10:00.000Z",
+            }
+            f.write(json.dumps(shutdown) + "\n")
+    db.commit()
+    db.close()
+    return root
+
+
 #: agent -> (the generator, ccusage's command, its data-dir variable, the variable's value
 #: as a function of the generated folder)
 AGENTS: dict[
@@ -433,6 +499,7 @@ AGENTS: dict[
         "COPILOT_OTEL_FILE_EXPORTER_PATH",
         lambda p: p / "copilot.jsonl",
     ),
+    "copilot-store": (make_copilot_store, "copilot", "COPILOT_HOME", lambda p: p),
 }
 
 

@@ -7,6 +7,7 @@ from __future__ import annotations
 
 import io
 import json
+import os
 import re
 import shutil
 import subprocess
@@ -492,7 +493,8 @@ def test_copilot_session_store_is_one_request_per_usage_event() -> None:
     """Golden values from tokscale (copilot_session_store.rs @7b14a4b458,
     parse_copilot_session_store_db_subtracts_cache_read_and_write_from_input):
     input 21,343 holding 20,974 cache writes is 369 uncached; 556,570,000 nano-AIU is
-    $0.0055657. With the store in the folder, events.jsonl's totals are not read."""
+    $0.0055657. With the store in the folder, an events.jsonl of a session it bills
+    bills nothing."""
     folder = LOGS / "copilot" / "store" / "copilot"
     from budgetcore.replay.logs import read_sessions  # noqa: PLC0415
 
@@ -509,25 +511,33 @@ def test_copilot_session_store_is_one_request_per_usage_event() -> None:
     assert len(second) == 1  # the event with no tokens is an entry
     result = run_cli(["replay", "--log", str(folder), "--usage", "--format", "jsonl"])
     assert result.code == 0, result.err
-    assert "session-state/session-1/events.jsonl" in result.err  # listed, not read
-    assert _total(result.out)["sessions"] == 2
+    # Its events.jsonl is read with the store beside it: the store bills session-1, so
+    # the file's shutdown is a copy and it costs nothing (it was listed as not read).
+    assert "not read as sessions" not in result.err
+    total = _total(result.out)
+    assert total["sessions"] == 3
+    (unread,) = total["sessions_unreadable"]  # type: ignore[misc]
+    assert unread["session"] == "session-state/session-1/events.jsonl"
+    assert unread["costs_nothing"] is True
 
 
 def test_a_copilot_folder_bills_its_usage_once_whichever_records_it_holds() -> None:
-    """Each export file is read with the folder's session store, else its events.jsonl
-    files, as companions (they tell it which sessions another source bills); every
-    store and events.jsonl is a session of its own, but the totals beside a store.
+    """Each export file is read with the folder's session store and its events.jsonl
+    files as companions (they tell it which sessions another source bills), each
+    events.jsonl with the store; every store and events.jsonl is a session of its own.
     The export was read instead of the store and the totals: sessions it did not hold
-    were lost."""
+    were lost; then the totals beside a store were not read, a session the store
+    lacked lost."""
     from budgetcore.replay.logs.folder import plan_folder  # noqa: PLC0415
 
     store, events, otel = "session-store.db", "session-state/a/events.jsonl", "otel/x.jsonl"
     plan = plan_folder([store, events, otel])
     assert [(s.name, s.files) for s in plan.sessions] == [
-        (otel, (otel, store)),
+        (otel, (otel, store, events)),
+        (events, (events, store)),
         (store, (store,)),
     ]
-    assert plan.not_read == (events,)
+    assert plan.not_read == ()
     plan = plan_folder([events, otel])
     assert [(s.name, s.files) for s in plan.sessions] == [
         (otel, (otel, events)),
@@ -535,7 +545,10 @@ def test_a_copilot_folder_bills_its_usage_once_whichever_records_it_holds() -> N
     ]
     assert plan.not_read == ()
     plan = plan_folder([store, events])  # per-turn usage before the totals
-    assert ([s.name for s in plan.sessions], plan.not_read) == ([store], (events,))
+    assert ([s.files for s in plan.sessions], plan.not_read) == (
+        [(events, store), (store,)],
+        (),
+    )
     plan = plan_folder([events])
     assert ([s.name for s in plan.sessions], plan.not_read) == ([events], ())
     plan = plan_folder([otel])
@@ -547,7 +560,7 @@ _C = "cccccccc-0000-4000-8000-0000000000c1"
 
 
 @pytest.mark.parametrize(
-    ("fixture", "sessions", "not_read"),
+    ("fixture", "sessions", "elsewhere"),
     [
         (
             "otel-events",
@@ -556,19 +569,17 @@ _C = "cccccccc-0000-4000-8000-0000000000c1"
                 f"session-state/{_A}/events.jsonl",
                 f"session-state/{_C}/events.jsonl",
             ],
-            None,
+            [],
         ),
         (
             "otel-events-store",
             ["otel/copilot-otel.jsonl", f"session-store.db#{_A}", f"session-store.db#{_C}"],
-            f"not read as sessions: 2 files: session-state/{_A}/events.jsonl and 1 more file "
-            "(Copilot CLI's session totals; the session store beside them is read instead, "
-            "and a session it lacks is not read)",
+            [f"session-state/{_A}/events.jsonl", f"session-state/{_C}/events.jsonl"],
         ),
     ],
 )
 def test_a_copilot_folder_of_an_export_and_events_totals_ccusage_s_sum(
-    fixture: str, sessions: list[str], not_read: str | None, tmp_path: Path
+    fixture: str, sessions: list[str], elsewhere: list[str], tmp_path: Path
 ) -> None:
     """The folder's total is ccusage 20.0.24's, $0.02015 (tests/test_agents_ccusage.py:
     each session id once): session A's events.jsonl (or its store rows) bills it, the
@@ -589,15 +600,18 @@ def test_a_copilot_folder_of_an_export_and_events_totals_ccusage_s_sum(
     assert Decimal(measured["cost"]) == Decimal("0.02015")
     rows = [json.loads(x) for x in result.out.splitlines()[:-1]]
     assert [r["session"] for r in rows if "summary" in r] == sessions
-    assert total["sessions_unreadable"] == []
-    notes = [x for x in result.err.splitlines() if x.startswith("not read as sessions")]
-    assert notes == ([] if not_read is None else [not_read])
+    # An events.jsonl whose session the store bills: no request, costing nothing.
+    unread = total["sessions_unreadable"]
+    assert isinstance(unread, list)
+    assert [(u["session"], u["costs_nothing"]) for u in unread] == [(e, True) for e in elsewhere]
+    assert not [x for x in result.err.splitlines() if x.startswith("not read as sessions")]
     paths = sorted(p for p in folder.rglob("*") if p.is_file())
     files = tuple((f"{fixture}/{p.relative_to(folder).as_posix()}", p.read_bytes()) for p in paths)
     loaded, page_not_read = reader.finish(import_steps(files, picked_folder=True))
-    assert sorted(x.name.removeprefix(f"{fixture}/") for x in loaded) == sorted(sessions)
+    names = sorted(x.name.removeprefix(f"{fixture}/") for x in loaded)
+    assert names == sorted([*sessions, *elsewhere])
     assert folder_usage(loaded).cost == Decimal(measured["cost"])
-    assert len(page_not_read) == (0 if not_read is None else 2)
+    assert page_not_read == ()
     (log,) = [x.log for x in loaded if x.name.endswith("otel/copilot-otel.jsonl")]
     assert log is not None
     copies = {k: n for f in log.ledger for k, n in f.duplicates}
@@ -608,6 +622,110 @@ def test_a_copilot_folder_of_an_export_and_events_totals_ccusage_s_sum(
     )
     assert copies == {held: 2}
     assert [s.name for s in log.series] == ["conversation:cccccccc-0000-4000-8000-0000000000b1"]
+
+
+_SA, _SB, _SC, _SD = (f"dddddddd-0000-4000-8000-0000000000{x}1" for x in "abcd")
+
+
+@pytest.mark.parametrize(
+    ("fixture", "cost", "export"),
+    [("store-events", "0.01525", False), ("store-events-otel", "0.02405", True)],
+)
+@pytest.mark.parametrize("workers", ["1", "2"])
+def test_a_copilot_session_the_store_lacks_is_read_from_its_events_once(
+    fixture: str, cost: str, export: bool, workers: str, tmp_path: Path
+) -> None:
+    """A session store holding sessions A and B beside events.jsonl of A, B and C (C
+    older than the store): A and B are billed from the store, C from its events.jsonl
+    (tests/test_agents_ccusage.py holds each to ccusage), A's and B's events.jsonl bill
+    nothing and say why; with an export, its span of A is the store's copy, its span of
+    C the events' copy, D (the export's alone) billed there. C was listed as not read
+    and its cost lost. One and two worker processes, and the page's import, agree."""
+    from budgetcore.replay.logs.session import folder_usage  # noqa: PLC0415
+    from budgetcore.ui.replay.state import import_steps  # noqa: PLC0415
+
+    folder = tmp_path / fixture
+    shutil.copytree(LOGS / "copilot" / fixture, folder, ignore=shutil.ignore_patterns("*.md"))
+    proc = subprocess.run(
+        [sys.executable, "-m", "budgetcore", "replay", "--log", str(folder), "--usage"],
+        capture_output=True,
+        text=True,
+        timeout=120,
+        check=False,
+        env={**os.environ, "BUDGETCORE_WORKERS": workers},
+    )
+    assert proc.returncode == 0, proc.stderr
+    assert "not read" not in proc.stderr
+    total = _total(proc.stdout)
+    measured = total["measured"]
+    assert isinstance(measured, dict)
+    assert Decimal(measured["cost"]) == Decimal(cost)
+    assert measured["known_cost"] == measured["cost"]
+    rows = [json.loads(x) for x in proc.stdout.splitlines()[:-1]]
+    billed = [
+        *(["otel/copilot-otel.jsonl"] if export else []),
+        f"session-state/{_SC}/events.jsonl",
+        f"session-store.db#{_SA}",
+        f"session-store.db#{_SB}",
+    ]
+    assert [r["session"] for r in rows if "summary" in r] == billed
+    unread = total["sessions_unreadable"]
+    assert isinstance(unread, list)
+    elsewhere = [f"session-state/{s}/events.jsonl" for s in (_SA, _SB)]
+    assert [(u["session"], u["costs_nothing"]) for u in unread] == [(e, True) for e in elsewhere]
+    assert all("a session the session store bills: 1" in u["problems"][-1] for u in unread)
+    if export:
+        (log,) = [r for r in rows if r["session"] == "otel/copilot-otel.jsonl"]
+        (entry,) = log["summary"]["log"]["ledger"]
+        assert entry["duplicates"] == {
+            "a session the session store bills": 1,
+            "a session its events.jsonl bills": 1,
+        }
+    paths = sorted(p for p in folder.rglob("*") if p.is_file())
+    files = tuple((f"{fixture}/{p.relative_to(folder).as_posix()}", p.read_bytes()) for p in paths)
+    loaded, page_not_read = reader.finish(import_steps(files, picked_folder=True))
+    names = sorted(x.name.removeprefix(f"{fixture}/") for x in loaded)
+    assert names == sorted([*billed, *elsewhere])
+    assert folder_usage(loaded).cost == Decimal(measured["cost"])
+    assert page_not_read == ()
+
+
+def test_a_copilot_session_store_is_read_once_for_all_its_events_files(
+    monkeypatch: pytest.MonkeyPatch, tmp_path: Path
+) -> None:
+    """Every events.jsonl of a folder is read with the session store as its companion:
+    the store's sessions are read once (by its file's identity, in the CLI; by its
+    bytes, on the page), not once per events.jsonl (a store may be tens of MB), and a
+    store changed on disk is read again."""
+    from budgetcore.replay.logs import copilot  # noqa: PLC0415
+    from budgetcore.ui.replay.state import import_steps  # noqa: PLC0415
+
+    reads: list[int] = []
+    real = copilot._store_sessions
+
+    def counted(stream: reader.LineSource, what: str) -> frozenset[str]:
+        reads.append(1)
+        return real(stream, what)
+
+    monkeypatch.setattr(copilot, "_store_sessions", counted)
+    monkeypatch.setattr(copilot, "_STORE_IDS", [])
+    folder = tmp_path / "home"
+    shutil.copytree(LOGS / "copilot" / "store-events-otel", folder)
+    for s in ("e1", "e2", "e3"):  # three more sessions the store lacks
+        shutil.copytree(folder / "session-state" / _SC, folder / "session-state" / s)
+    result = run_cli(["replay", "--log", str(folder), "--usage", "--format", "jsonl"])
+    assert result.code == 0, result.err
+    assert len(reads) == 1  # 6 events.jsonl and an export
+    files = tuple(
+        (p.relative_to(folder).as_posix(), p.read_bytes()) for p in folder.rglob("*") if p.is_file()
+    )
+    reader.finish(import_steps(files, picked_folder=True))
+    assert len(reads) == 2
+    store = folder / "session-store.db"
+    store.write_bytes(store.read_bytes())  # the same bytes, another modification time
+    os.utime(store, ns=(1, 1))
+    assert run_cli(["replay", "--log", str(folder), "--usage", "--format", "jsonl"]).code == 0
+    assert len(reads) == 3
 
 
 def test_a_copilot_export_whose_sessions_the_events_all_bill_costs_nothing(

@@ -4,11 +4,12 @@ stream the readers take (replay.logs.reader.LineSource), with a read that fails 
 
 from __future__ import annotations
 
+import os
 import sys
 from collections.abc import Callable
 from functools import partial
 from itertools import islice
-from typing import IO
+from typing import IO, Any
 
 from budgetcore.cli.shell import Unreadable, shown_name
 
@@ -88,10 +89,17 @@ class LaterStream:
     descriptor for a file until it is read, nor after. Opened all at once, 400 of them
     were "Too many open files" under macOS's default limit of 256."""
 
-    __slots__ = ("_done", "_opener", "_stream", "_taken")
+    __slots__ = ("_database", "_done", "_opener", "_path", "_stream", "_taken")
 
-    def __init__(self, opener: Callable[[], LogStream]) -> None:
+    def __init__(
+        self,
+        opener: Callable[[], LogStream],
+        path: str | None = None,
+        database: Callable[[], Any] | None = None,
+    ) -> None:
         self._opener = opener
+        self._path = path
+        self._database = database
         self._stream: LogStream | None = None
         self._done = False
         self._taken = 0
@@ -134,6 +142,30 @@ class LaterStream:
 
     def taken(self) -> int:
         return self._taken if self._stream is None else self._stream.taken()
+
+    def database(self) -> Any:
+        """The file open read-only in SQLite, its pages read as asked (a Copilot CLI
+        session store's ids: copilot._store_sessions), or None: read its bytes."""
+        return None if self._database is None else self._database()
+
+    def identity(self) -> tuple[int, ...] | None:
+        """What tells this file's bytes from another's, without opening it (the file's
+        device, inode, size and modification time, and the size and time of a SQLite
+        write-ahead log beside it, which its read takes in), or None (no path, no such
+        file): a Copilot CLI session store every events.jsonl of its folder is read with
+        is read once (copilot._store_ids)."""
+        if self._path is None:
+            return None
+        try:
+            st = os.stat(self._path)
+        except OSError:
+            return None
+        try:
+            wal = os.stat(self._path + "-wal")
+            log = (wal.st_size, wal.st_mtime_ns)
+        except OSError:
+            log = (-1, -1)
+        return (st.st_dev, st.st_ino, st.st_size, st.st_mtime_ns, *log)
 
     def close(self) -> None:
         if self._stream is not None:

@@ -125,7 +125,10 @@ def read_log_path(
             streams.append(_open(names[0], "log"))
         # The others each opened when read (a Copilot CLI export's companions: most
         # never are), so a session of many files stays under the open-file limit.
-        streams += [LaterStream(partial(_open, n, "log")) for n in names[len(streams) :]]
+        streams += [
+            LaterStream(partial(_open, n, "log"), n, partial(_read_only, n))
+            for n in names[len(streams) :]
+        ]
     except BaseException:
         for s in streams:
             s.close()

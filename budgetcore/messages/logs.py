@@ -302,6 +302,12 @@ MESSAGES: dict[str, tuple[str, str]] = {
         "otel record (no usage)",
         "OpenTelemetry 记录(无用量)",
     ),
+    # A line of no usage in a Copilot CLI events.jsonl whose session the session store
+    # beside it bills (layouts.plan_copilot).
+    "replay.logs.entry.copilot-by-store": (
+        "event of a session the session store bills",
+        "由会话库(session-store.db)计费的会话中的事件",
+    ),
     "replay.logs.entry.settings-no-tokens": ("settings (no tokens)", "设置(无 token)"),
     "replay.logs.entry.session-no-tokens": ("session (no tokens)", "会话(无 token)"),
     "replay.logs.entry.gemini-no-tokens": ("gemini (no tokens)", "gemini 条目(无 token)"),
@@ -515,11 +521,6 @@ MESSAGES: dict[str, tuple[str, str]] = {
     "replay.not-read.kimi-context": (
         "Kimi CLI's context for the model; the usage is in the wire.jsonl beside it",
         "Kimi CLI 给模型的上下文;用量在旁边的 wire.jsonl 中",
-    ),
-    "replay.not-read.copilot-events": (
-        "Copilot CLI's session totals; the session store beside them is read instead, and "
-        "a session it lacks is not read",
-        "Copilot CLI 的会话合计;改为读取旁边的会话库(session-store.db),其中没有的会话不会被读取",
     ),
     "replay.not-read.copilot-workspace": (
         "Copilot CLI's note of a session's folder and summary, beside its events.jsonl; it "

@@ -1,7 +1,8 @@
 """The words the log readers write in English about a log's lines, said in the page's
 language: the kinds of entry of a ledger (the reader's labels, and the words it puts
-around a record's own type name), and the parameter of a log's problem that carries
-them (a file with no request lists its kinds). What a file that looks like an agent's
+around a record's own type name) and of its folded copies, and the parameters of a
+log's problem that carry them (a file with no request lists its kinds; one whose usage
+another file bills, its copies'). What a file that looks like an agent's
 lacks is a catalogue key (``Agent.missing``), said by ``messages.problem_params``.
 Shared by every part that shows a log's ledger or
 problems (the replay's sessions and ledger, Tune's sessions not replayed), through
@@ -17,7 +18,7 @@ from budgetcore.messages import t
 from budgetcore.replay.logs.codex import NO_INFO
 from budgetcore.units import format_int
 
-__all__ = ["ENTRY_KEYS", "ENTRY_PREFIXES", "ENTRY_SUFFIXES", "entry_kind", "said_in"]
+__all__ = ["COPY_KEYS", "ENTRY_KEYS", "ENTRY_PREFIXES", "ENTRY_SUFFIXES", "entry_kind", "said_in"]
 
 #: Entry labels the reader writes itself (the rest are the log's own type names: data).
 ENTRY_KEYS = {
@@ -40,6 +41,7 @@ ENTRY_KEYS = {
     "assistant message (zero tokens)": "replay.logs.entry.message-zero-tokens",
     "usage event (no tokens)": "replay.logs.entry.usage-event-no-tokens",
     "otel record (no usage)": "replay.logs.entry.otel-no-usage",
+    "event of a session the session store bills": "replay.logs.entry.copilot-by-store",
     "settings (no tokens)": "replay.logs.entry.settings-no-tokens",
     "session (no tokens)": "replay.logs.entry.session-no-tokens",
     "gemini (no tokens)": "replay.logs.entry.gemini-no-tokens",
@@ -65,6 +67,26 @@ ENTRY_KEYS = {
     "document that is not a Cline task": "replay.logs.entry.not-cline-task",
     "document without tokenUsage": "replay.logs.entry.droid-no-token-usage",
     "transcript line": "replay.logs.entry.droid-transcript-line",
+}
+
+
+#: The ledger's kinds of folded copies (docs/replay.md, "The ledger"), by catalogue key.
+COPY_KEYS = {
+    "copy of a request": "replay.logs.copy.request",
+    "copy of a main request": "replay.logs.copy.main",
+    "token_count repeating the previous totals": "replay.logs.copy.same-totals",
+    "token_count copied from the parent session": "replay.logs.copy.parent",
+    "response copied from the parent session": "replay.logs.copy.pi-parent",
+    "entry written again (same id)": "replay.logs.copy.entry-again",
+    "record written again (same id)": "replay.logs.copy.record-again-id",
+    "record written again (same uuid)": "replay.logs.copy.record-again-uuid",
+    "chat span covered by a higher source": "replay.logs.copy.copilot-chat",
+    "inference log covered by a higher source": "replay.logs.copy.copilot-inference",
+    "agent turn log covered by a higher source": "replay.logs.copy.copilot-turn",
+    "invoke_agent span covered by a higher source": "replay.logs.copy.copilot-agent",
+    "a session its events.jsonl bills": "replay.logs.copy.copilot-by-events",
+    "a session the session store bills": "replay.logs.copy.copilot-by-store",
+    "a subagent's step, in its own wire and the session's": "replay.logs.copy.kimi-subagent-step",
 }
 
 
@@ -107,7 +129,16 @@ def said_in(p: Problem, lang: str) -> Problem:
     no request's kinds of entry (``replay.logs.no_requests``: "message/user 2,
     message/assistant (zero usage) 1"), each as the ledger says it and joined by the
     language's separator, from the kinds and counts the problem carries (never the
-    English split back). Any other problem as it is."""
+    English split back); a file whose usage another file bills, the kinds of its copies
+    (``replay.logs.copy.*``: "a session the session store bills: 1"). Any other problem
+    as it is."""
+    if p.code == "log-no-requests-elsewhere" and p.counts:
+        params = dict(p.params)
+        params["sources"] = t("msg.item-sep", lang).join(
+            f"{t(COPY_KEYS[k], lang) if k in COPY_KEYS else shown_text(k)}: {format_int(n)}"
+            for k, n in p.counts
+        )
+        return dataclasses.replace(p, params=tuple(params.items()))
     if p.code != "log-no-requests" or not p.counts:
         return p
     params = dict(p.params)

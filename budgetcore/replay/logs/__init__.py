@@ -500,14 +500,14 @@ def no_requests(log: ParsedLog) -> ScenarioError:
     }
     lacks = [Problem.coded("log", found.no_request)] if found and found.no_request else []
     if copies:
-        lacks = [
-            Problem.coded(
-                "log",
-                "log-no-requests-elsewhere",
-                copies=f"{sum(copies.values()):,}",
-                sources="; ".join(f"{kind}: {n:,}" for kind, n in copies.items()),
-            )
-        ]
+        elsewhere = Problem.coded(
+            "log",
+            "log-no-requests-elsewhere",
+            copies=f"{sum(copies.values()):,}",
+            sources="; ".join(f"{kind}: {n:,}" for kind, n in copies.items()),
+        )
+        # The kinds as data beside the English, for the page's language (log_words.said_in).
+        lacks = [dataclasses.replace(elsewhere, counts=tuple(copies.items()))]
     named = [first, *lacks, *log.skipped[:_NAMED_LINES]]
     # What the file is instead, where its kinds tell it: said first (it explains the rest).
     instead = found.no_request_of(kinds) if found and found.no_request_of else ""

@@ -207,7 +207,13 @@ _GOOSE_NO_BILL = frozenset(
 #: chat span, inference log, agent-turn log nor invoke_agent span (a tool's span, a
 #: metric): ccusage 20.0.24's Copilot parser bills those four alone, and this one carries
 #: no count to bill (copilot._otel). A request source without usage is not listed.
-_COPILOT_NO_BILL = frozenset({"otel record (no usage)"})
+_COPILOT_NO_BILL = frozenset(
+    {
+        "otel record (no usage)",
+        # An events.jsonl's line of no usage, of a session the session store bills.
+        layouts.COPILOT_BY_STORE_EVENT,
+    }
+)
 
 
 _copilot_event = _of("copilot", "is_event_type")

@@ -15,7 +15,9 @@
   ``session.compaction_start`` is a compaction.
 - **session-store.db** (``~/.copilot/session-store.db``): one request per row of
   ``assistant_usage_events`` (tokscale ``copilot_session_store.rs``); ccusage does not
-  read it. A folder that holds it reads it instead of the events.jsonl totals.
+  read it. It holds the sessions run since it appeared: an events.jsonl beside it is
+  read with it, and bills its totals only where the store holds no usage of its
+  session (its usage lines are copies there).
 - **OpenTelemetry** (ccusage ``rust/crates/ccusage/src/adapter/copilot/parser.rs``
   @5816e640): a line with ``attributes`` holding ``gen_ai.usage.*`` is a request: a
   ``chat`` span first; an inference-details log, an agent-turn log or an
@@ -28,7 +30,7 @@
   session"): a conversation's id is its session's (the id of its
   ``session-state/<id>`` folder: ccusage 20.0.24 joins them so, probed, and a real
   export's conversation id is a session's UUID). An export is read with the folder's
-  session store, else its events.jsonl files, beside it (layouts.plan_copilot); its
+  session store and its events.jsonl files beside it (layouts.plan_copilot); its
   records of a session the store holds, or whose events.jsonl bills a usage, are copies
   in its ledger: that source bills them, as ccusage bills an events.jsonl before the
   export.
@@ -37,6 +39,7 @@
 from __future__ import annotations
 
 import dataclasses
+import io
 from collections.abc import Iterable, Sequence
 from decimal import Decimal
 from itertools import chain
@@ -44,7 +47,12 @@ from typing import Any
 
 from budgetcore.errors import Problem
 from budgetcore.inputs.numbers import MAX_TOKENS, bound_text
-from budgetcore.replay.logs.layouts import COPILOT_BY_EVENTS, COPILOT_BY_STORE, is_copilot_events
+from budgetcore.replay.logs.layouts import (
+    COPILOT_BY_EVENTS,
+    COPILOT_BY_STORE,
+    COPILOT_BY_STORE_EVENT,
+    is_copilot_events,
+)
 from budgetcore.replay.logs.model import ParsedLog
 from budgetcore.replay.logs.reader import LineSource, Steps, count_of, millis
 from budgetcore.replay.logs.tally import (
@@ -124,12 +132,20 @@ def claims(obj: dict[str, object]) -> bool:
 
 def read_copilot(files: Sequence[tuple[str, LineSource]], *, what: str = "log") -> Steps[ParsedLog]:
     tally = Tally("copilot-cli")
-    # An export given with the folder's session store or events.jsonl files
-    # (layouts.plan_copilot): those are its companions, read only to learn which
-    # sessions they bill, never billed here (each is read apart as its own session).
+    # An export given with the folder's session store and events.jsonl files, an
+    # events.jsonl with the store (layouts.plan_copilot): those are its companions,
+    # read only to learn which sessions they bill, never billed here (each is read
+    # apart as its own session).
     companions = [f for f in files[1:] if _companion(f[0])]
     mains = [f for f in files if not (f is not files[0] and _companion(f[0]))]
     covered = _Covered(companions, what) if companions else None
+
+    def own(name: str) -> str | None:
+        """Why an events.jsonl's usage is not billed here: the session store beside it
+        bills its session (layouts.plan_copilot); None where this file bills it."""
+        path = name.replace("\\", "/")
+        return covered(_session_of(path)) if covered and is_copilot_events(path) else None
+
     for name, stream in mains:
         tally.open(name)
         # A file with any OpenTelemetry record (``attributes``) is read as one, every
@@ -143,9 +159,31 @@ def read_copilot(files: Sequence[tuple[str, LineSource]], *, what: str = "log") 
                 _otel(tally, chain(head, rows), covered)
                 break
         else:
-            _events(tally, head)
+            why = own(name) if name is files[0][0] else None
+            if why is None:
+                _events(tally, head)
+            else:  # the store bills this session: its usage lines are copies
+                for _number, obj in head:
+                    if _has_usage(obj):
+                        tally.duplicate(why)
+                    else:
+                        tally.entry(COPILOT_BY_STORE_EVENT)
         yield  # a file read (a step per file: _otel and _events take its lines whole)
     return tally.session(mains[0][0] if mains else "")
+
+
+def _has_usage(obj: dict[str, Any]) -> bool:
+    """An event that carries a usage: a shutdown's model metrics, a compaction's call."""
+    data = obj.get("data")
+    if not isinstance(data, dict):
+        return False
+    kind = obj.get("type")
+    if kind == "session.shutdown":
+        metrics = data.get("modelMetrics")
+        return isinstance(metrics, dict) and bool(metrics)
+    return kind == "session.compaction_complete" and isinstance(
+        data.get("compactionTokensUsed"), dict
+    )
 
 
 def _companion(name: str) -> bool:
@@ -175,7 +213,7 @@ class _Covered:
             return self._known[session]
         if self._store_ids is None:
             self._store_ids = frozenset(
-                sid for stream in self._stores for sid in _store_sessions(stream, self._what)
+                sid for stream in self._stores for sid in _store_ids(stream, self._what)
             )
         why: str | None = None
         if session in self._store_ids:
@@ -199,13 +237,52 @@ def _session_of(name: str) -> str:
     return name.replace("\\", "/").split("/")[-2]
 
 
+#: The session ids the last session store read bills, beside what identifies its bytes
+#: (_identity): a folder's every events.jsonl is read with the store as its
+#: companion (layouts.plan_copilot), and a store of tens of MB was read again for each.
+_STORE_IDS: list[tuple[object, frozenset[str]]] = []
+
+
+def _store_ids(stream: LineSource, what: str) -> frozenset[str]:
+    """:func:`_store_sessions`, read once per store (its identity) in a process."""
+    key = _identity(stream)
+    if key is not None:
+        for known, ids in _STORE_IDS:
+            if known is key or (type(known) is type(key) and known == key):
+                return ids
+    ids = _store_sessions(stream, what)
+    if key is not None:
+        # One store: a folder holds one, and a page's store is its bytes, kept here
+        # until another is read.
+        _STORE_IDS[:] = [(key, ids)]
+    return ids
+
+
+def _identity(stream: LineSource) -> object:
+    """What tells a store's bytes from another's without reading them: the stream's own
+    ``identity()`` (the CLI's: its file's device, inode, size and modification time),
+    else an in-memory file's bytes (the page's: the one bytes object it holds, compared
+    as the same object, else by content); None where neither is known (read each time)."""
+    told = getattr(stream, "identity", None)
+    if callable(told):
+        return told()
+    if isinstance(stream, io.BytesIO):
+        return stream.getvalue()
+    return None
+
+
 def _store_sessions(stream: LineSource, what: str) -> frozenset[str]:
     """The session ids of a session store's usage events (none where the store cannot
     be opened: it is then refused as its own session, and the export bills all)."""
     from budgetcore.inputs.text import limit_of  # noqa: PLC0415
     from budgetcore.replay.logs.tally import database_bytes, sqlite  # noqa: PLC0415
 
-    data = Database.of_bytes(database_bytes(stream, limit_of("log"), what))
+    # The CLI opens the file in SQLite (its pages read as asked); else its bytes.
+    opened = getattr(stream, "database", None)
+    db = opened() if callable(opened) else None
+    data = Database(db) if db is not None else None
+    if data is None:
+        data = Database.of_bytes(database_bytes(stream, limit_of("log"), what))
     try:
         if not claims_database(data) or data.db is None:
             return frozenset()

@@ -13,6 +13,7 @@ __all__ = [
     "COPILOT_BILLED_ELSEWHERE",
     "COPILOT_BY_EVENTS",
     "COPILOT_BY_STORE",
+    "COPILOT_BY_STORE_EVENT",
     "Claim",
     "Planner",
     "SessionFiles",
@@ -163,14 +164,15 @@ def plan_gemini(paths: Sequence[str], present: frozenset[str]) -> Claim:
 def plan_copilot(paths: Sequence[str], present: frozenset[str]) -> Claim:
     """Copilot CLI's data folder, each session id billed from one source
     (docs/replay.md, "Copilot CLI: one source per session"): ``session-store.db``
-    (per-turn usage), each session in it read apart; else each
-    ``session-state/<id>/events.jsonl`` (totals); and an OpenTelemetry export
-    (``otel/*.jsonl``) for the sessions neither bills. With a store in the folder the
-    events.jsonl totals hold its sessions' usage again: not read.
+    (per-turn usage), each session in it read apart; else its
+    ``session-state/<id>/events.jsonl`` (totals); else an OpenTelemetry export
+    (``otel/*.jsonl``).
 
-    Which sessions an export holds is in its records, not its path: each export file is
-    read with the store (else the events.jsonl files) as its companions, and its records
-    of a session a companion bills are copies there (copilot.read_copilot)."""
+    Which sessions a store or an export holds is in its rows and records, not its path:
+    each events.jsonl is read with the store as its companion (its lines are copies
+    where the store bills its session: a store holds only the sessions run since it
+    appeared), and each export file with the store and the events.jsonl files (its
+    records of a session either bills are copies there: copilot.read_copilot)."""
     # Each session's folder holds a workspace.yaml beside its events.jsonl (its id, cwd,
     # summary and times; other projects' Copilot readers take its metadata, code index
     # ids 53188961592, 52920599173): no usage. It read "no agent we read writes such a
@@ -188,16 +190,17 @@ def plan_copilot(paths: Sequence[str], present: frozenset[str]) -> Claim:
     exports = tuple(p for p in paths if p.endswith(".jsonl") and p.split("/")[-2:-1] == ["otel"])
     if not stores and not (events and exports):
         return Claim((), notes)  # each file its own session, as any .jsonl
-    # (A companion is read by the export's reader, never billed there; the file's own
-    # session, if it has one, is read apart.)
-    companions = stores or events
-    sessions = [SessionFiles(p, (p, *companions)) for p in exports]
-    if stores:
-        return Claim(
-            (*sessions, *(SessionFiles(p, (p,)) for p in stores)),
-            (*_why(events, "replay.not-read.copilot-events"), *notes),
-        )
-    return Claim((*sessions, *(SessionFiles(p, (p,)) for p in events)), notes)
+    # (A companion is read by its session's reader, never billed there; the companion's
+    # own sessions are read apart.)
+    companions = (*stores, *events)
+    return Claim(
+        (
+            *(SessionFiles(p, (p, *companions)) for p in exports),
+            *(SessionFiles(p, (p,)) for p in stores),
+            *(SessionFiles(p, (p, *stores)) for p in events),
+        ),
+        notes,
+    )
 
 
 #: The ledger's copy kinds of an export's record of a session another source of the
@@ -205,6 +208,9 @@ def plan_copilot(paths: Sequence[str], present: frozenset[str]) -> Claim:
 COPILOT_BY_EVENTS = "a session its events.jsonl bills"
 COPILOT_BY_STORE = "a session the session store bills"
 COPILOT_BILLED_ELSEWHERE = (COPILOT_BY_EVENTS, COPILOT_BY_STORE)
+#: The ledger's entry kind of an events.jsonl's line of no usage whose session the
+#: session store beside it bills (its usage lines are copies, COPILOT_BY_STORE).
+COPILOT_BY_STORE_EVENT = "event of a session the session store bills"
 
 
 def is_copilot_events(path: str) -> bool:

@@ -11,7 +11,7 @@ from typing import TYPE_CHECKING
 from budgetcore.messages import CATALOGUE, count, t
 from budgetcore.replay.logs.model import folder_lines
 from budgetcore.replay.logs.tally import SUMMED, TOTALS
-from budgetcore.ui.log_words import entry_kind
+from budgetcore.ui.log_words import COPY_KEYS, entry_kind
 from budgetcore.ui.main.view.pickers import how_text
 from budgetcore.ui.markup import Markup, el, join, td
 from budgetcore.ui.replay.state import LoadedLog, ReplayPanel
@@ -296,26 +296,6 @@ def _model_switch(item: LoadedLog, panel: ReplayPanel, lang: str) -> Markup:
         {"class": "rp-switch", "data-log-model": res.model.name},
         el("label", None, el("input", attrs), " ", label),
     )
-
-
-#: The ledger's kinds of folded copies (docs/replay.md, "The ledger"), by catalogue key.
-COPY_KEYS = {
-    "copy of a request": "replay.logs.copy.request",
-    "copy of a main request": "replay.logs.copy.main",
-    "token_count repeating the previous totals": "replay.logs.copy.same-totals",
-    "token_count copied from the parent session": "replay.logs.copy.parent",
-    "response copied from the parent session": "replay.logs.copy.pi-parent",
-    "entry written again (same id)": "replay.logs.copy.entry-again",
-    "record written again (same id)": "replay.logs.copy.record-again-id",
-    "record written again (same uuid)": "replay.logs.copy.record-again-uuid",
-    "chat span covered by a higher source": "replay.logs.copy.copilot-chat",
-    "inference log covered by a higher source": "replay.logs.copy.copilot-inference",
-    "agent turn log covered by a higher source": "replay.logs.copy.copilot-turn",
-    "invoke_agent span covered by a higher source": "replay.logs.copy.copilot-agent",
-    "a session its events.jsonl bills": "replay.logs.copy.copilot-by-events",
-    "a session the session store bills": "replay.logs.copy.copilot-by-store",
-    "a subagent's step, in its own wire and the session's": "replay.logs.copy.kimi-subagent-step",
-}
 
 
 def _copy_kind(kind: str, lang: str) -> str:
