@@ -305,7 +305,11 @@ Imported = tuple[tuple["LoadedLog", ...], tuple[tuple[str, str], ...]]
 
 
 def _load_all(
-    name: str, files: tuple[tuple[str, bytes], ...], step_bytes: int, before: int
+    name: str,
+    files: tuple[tuple[str, bytes], ...],
+    step_bytes: int,
+    before: int,
+    counted: frozenset[str] = frozenset(),
 ) -> ImportSteps[list[LoadedLog]]:
     """One session file's sessions: itself, or each session of an agent's SQLite
     database (OpenCode's opencode.db, Goose's sessions.db), as the CLI reads them. The
@@ -315,7 +319,7 @@ def _load_all(
     from budgetcore.replay.logs.tally import SQLITE_MAGIC  # noqa: PLC0415
 
     if len(files) != 1 or not files[0][1].startswith(SQLITE_MAGIC):
-        loaded = yield from _load(name, files, step_bytes, before)
+        loaded = yield from _load(name, files, step_bytes, before, counted)
         return [loaded]
     from budgetcore.replay.logs import (  # noqa: PLC0415
         NoRequests,
@@ -377,8 +381,15 @@ class _Stepped(io.BytesIO):
 
 
 def _load(
-    name: str, files: tuple[tuple[str, bytes], ...], step_bytes: int, before: int
+    name: str,
+    files: tuple[tuple[str, bytes], ...],
+    step_bytes: int,
+    before: int,
+    counted: frozenset[str] = frozenset(),
 ) -> ImportSteps[LoadedLog]:
+    """One session's files read in steps; the progress counts the bytes read of its
+    files not ``counted`` already (a companion another session read: Copilot CLI's
+    session store, read with each of its events.jsonl)."""
     from budgetcore.replay.logs import NoRequests, session_steps, unread_agent  # noqa: PLC0415 - a log only
 
     streams = [_Stepped(data, step_bytes) if step_bytes else io.BytesIO(data) for _, data in files]
@@ -390,7 +401,9 @@ def _load(
             except StopIteration as done:
                 log: ParsedLog = done.value
                 break
-            yield before + sum(s.tell() for s in streams)
+            yield before + sum(
+                s.tell() for (n, _), s in zip(files, streams, strict=True) if n not in counted
+            )
     except ScenarioError as exc:  # NoRequests: read to its end, its lines counted
         lines = exc.lines if isinstance(exc, NoRequests) else None
         free = isinstance(exc, NoRequests) and exc.costs_nothing
@@ -459,11 +472,14 @@ def import_steps(
     from budgetcore.replay.logs.session import billed_once  # noqa: PLC0415
 
     loaded: list[LoadedLog] = []
-    before = 0  # the bytes of the sessions read before this one
+    before = 0  # the bytes of the sessions read before this one, each file's once
+    counted: set[str] = set()
     for s in sessions:
         picked = tuple((planned[f], by_name[planned[f]]) for f in s.files)
-        loaded += yield from _load_all(planned[s.name], picked, step_bytes, before)
-        before += sum(len(data) for _, data in picked)
+        seen = frozenset(counted)
+        loaded += yield from _load_all(planned[s.name], picked, step_bytes, before, seen)
+        before += sum(len(data) for n, data in picked if n not in seen)
+        counted.update(n for n, _ in picked)
         yield before
     for n in logged:
         unread_log = _log_not_read(planned[n], loaded)
