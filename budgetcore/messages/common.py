@@ -92,9 +92,9 @@ MESSAGES: dict[str, tuple[str, str]] = {
     "msg.copied": ("Copied.", "已复制。"),
     "msg.link-copied": ("Link copied.", "链接已复制。"),
     "msg.link-copied-left": (
-        "Link copied: it holds the scenario, a pinned plan, the language and the runtime,"
-        " not {items}.",
-        "链接已复制:含场景、固定的方案、语言与运行时,不含{items}。",
+        "Link copied: it holds the scenario and any pinned plan, chosen language and"
+        " runtime, not {items}.",
+        "链接已复制:含场景及已有的固定方案、所选语言与运行时,不含{items}。",
     ),
     # What a copied link leaves on the page (msg.link-copied-left's items).
     "link-left.log": ("the imported log and the replay's settings", "导入的日志与回放设置"),
