@@ -171,6 +171,29 @@ def test_a_totals_only_folder_replays_with_timing_on_without_a_traceback(case: P
 
 @pytest.mark.parametrize("lang", ["en", "zh"])
 @pytest.mark.parametrize(
+    "case",
+    [LOGS / "droid" / "totals", LOGS / "goose" / "totals", LOGS / "goose" / "ledger"],
+)
+def test_the_ledger_lists_totals_and_summed_usage_apart_from_the_requests(
+    case: Path, lang: str
+) -> None:
+    """The fourteenth walk (1440, both languages): a Goose session of totals said
+    "requests: session totals (not requests) in 1 line" in its ledger, a line that
+    contradicts its own label; so did a Goose ledger's summed usage beside its
+    requests. They are billed and not requests: a line of their own, as the CLI's
+    ledger gives them."""
+    panel = with_logs(ReplayPanel(), picked_folder(case))
+    for index in range(len(panel.logs)):
+        page = str(logs_html(dataclasses.replace(panel, log_index=index), lang, wide=True))
+        for cell in re.findall(r'<li data-ledger="requests">(.*?)</li>', page, re.S):
+            for key in ("replay.logs.series-totals", "replay.logs.series-summed"):
+                assert CATALOGUE[key][lang == "zh"].split("{")[0] not in cell
+        if "20260801" in panel.logs[index].name or "totals" in case.name:
+            assert 'data-ledger="billed"' in page
+
+
+@pytest.mark.parametrize("lang", ["en", "zh"])
+@pytest.mark.parametrize(
     "case", [LOGS / "droid" / "totals", LOGS / "goose" / "totals", LOGS / "copilot" / "events"]
 )
 def test_a_totals_only_session_calls_its_totals_totals(case: Path, lang: str) -> None:

@@ -169,3 +169,37 @@ def test_the_axis_ends_at_w_on_a_phone_too(width: int) -> None:
     edge = re.search(r'<line class="ch-ref pr-line pr-line-window"[^>]*x1="(\d+)"', svg)
     assert edge is not None
     assert int(edge.group(1)) >= width - 40  # W is the right end, not two thirds of it
+
+
+#: Chromium's widths of ``.ch-ref-label`` texts (12 px, weight 600, Debian's
+#: system-ui), measured by getComputedTextLength in the fourteenth walk.
+_BOLD_WIDTHS = {"W (window)": 80.0, "compact": 57.4, "M 936,345": 70.8, "hard": 31.2}
+
+
+def test_the_bold_estimate_covers_the_bold_labels_drawn() -> None:
+    from budgetcore.charts.geometry import text_width  # noqa: PLC0415
+
+    for text, measured in _BOLD_WIDTHS.items():
+        assert text_width(text, bold=True) >= measured, text
+
+
+@pytest.mark.parametrize("width", [314, 358, 600, 924])
+def test_the_window_label_under_a_hard_line_at_w_stays_inside_the_chart(width: int) -> None:
+    """The fourteenth walk (1440 and 390, English): with no output reserve (q = 0) the
+    hard line is W itself, its label "W (window)" went under "hard", centred on W's
+    edge, and ran 2 px out of the chart: its box was estimated at 0.62 em per letter,
+    and the labels above the plot are bold (about 0.67 em)."""
+    from budgetcore.charts.geometry import text_box  # noqa: PLC0415
+
+    contract = ModelContract(input_tokens=1_000_000, output_tokens=128_000, reserves_output=False)
+    s = dataclasses.replace(Scenario(), main_model=contract)
+    view = peer_lines(1_000_000, 128_000, plan(s), default_peers())
+    svg = str(peers_chart(view, "en", width=width))
+    labels = re.findall(
+        r'<text class="ch-ref-label" x="(\d+)" y="(\d+)" text-anchor="(\w+)">([^<]*)</text>', svg
+    )
+    assert "W (window)" in [html_lib.unescape(text) for *_, text in labels]
+    for x, y, anchor, text in labels:
+        box = text_box(int(x), int(y), html_lib.unescape(text), anchor, bold=True)
+        assert box.x0 >= 0, (text, box)
+        assert box.x1 <= width, (text, box, width)

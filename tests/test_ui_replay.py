@@ -688,6 +688,44 @@ def test_the_logs_model_is_given_back_as_soon_as_it_no_longer_applies() -> None:
     assert reduce(other, ReplayLogModelToggled(False)).plan.scenario.main_model == before
 
 
+@pytest.mark.parametrize(
+    "event",
+    [
+        FieldTyped("main_model.input_tokens", "500,000"),
+        # The browser's back button: the history entry before the import.
+        LinkOpened("#config.trigger_tokens=40000", "en"),
+    ],
+    ids=["typed", "back"],
+)
+def test_the_logs_model_switch_turns_off_when_the_scenario_leaves_that_model(
+    event: FieldTyped | LinkOpened,
+) -> None:
+    """The fourteenth walk (1440, both languages): after a pi session set gpt-5's I and
+    O, a typed I or the browser's back button gave the scenario another model, yet the
+    switch stayed on, still saying "I 272,000 ... M, C and the peers' lines follow from
+    them" over a scenario of 500,000 or 1,048,576; the replay was priced at gpt-5; and
+    choosing another turn source then put back the I from before the import, over the
+    one typed. The values typed or linked stand, and the switch says it is off."""
+    from budgetcore.ui.replay.state import log_prices  # noqa: PLC0415
+
+    state = reduce(_open(), ReplaySourceChosen("log"))
+    path = LOGS / "pi" / "branch" / "sessions"
+    loaded = reduce(state, ReplayLogsLoaded(_folder(path)))
+    assert loaded.plan.scenario.main_model.input_tokens == 272_000
+    moved = reduce(loaded, event)
+    wanted = moved.plan.scenario.main_model
+    assert wanted.input_tokens != 272_000
+    assert not moved.replay.log_model
+    assert log_prices(moved.replay) is None
+    switch = re.search(r"<input[^>]*data-replay-log-model[^>]*>", _screen(moved).html["replay-log"])
+    assert switch is not None
+    assert "checked" not in switch.group(0)
+    assert reduce(moved, ReplaySourceChosen("generate")).plan.scenario.main_model == wanted
+    # Turned on again, it gives the scenario the log's model once more.
+    on = reduce(moved, ReplayLogModelToggled(True))
+    assert on.plan.scenario.main_model.input_tokens == 272_000
+
+
 def test_the_logs_model_is_named_in_the_picker_and_the_link() -> None:
     """The walk: the link carried the log's I and O but no model (so no prices), and the
     picker said "custom". Now the picker names it and the link says main_model.model=."""

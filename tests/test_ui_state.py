@@ -17,6 +17,7 @@ from budgetcore.scenario.overrides import parse_config
 from budgetcore.ui.events import (
     CurvesToggled,
     ExperimentRun,
+    ExportFormatChosen,
     Failed,
     FieldCommitted,
     FieldNudged,
@@ -29,6 +30,7 @@ from budgetcore.ui.events import (
     LanguageChosen,
     LinkOpened,
     Noticed,
+    PeersUnitChosen,
     Pinned,
     PresetChosen,
     Reset,
@@ -36,6 +38,8 @@ from budgetcore.ui.events import (
     SummarySameToggled,
     SweepBoundTyped,
     SweepPathChosen,
+    TuneFieldTyped,
+    TuneToggled,
     Unpinned,
 )
 from budgetcore.ui.form import FIELDS, format_value
@@ -383,6 +387,45 @@ class TestImport:
         shown = render(state).html["import-result"]
         assert shown.count("<li") == MAX_KEY_PROBLEMS + 1
         assert said in shown
+
+
+#: What a page may show that its link cannot carry, and the words the notice names it by.
+_LEFT_ON_THE_PAGE = [
+    (ExperimentRun("lower_s"), "outcome", "the experiment's result", "实验结果"),
+    (SweepPathChosen("config.trigger_tokens"), "sweep", "the curves' swept input", "容量曲线"),
+    (ExportFormatChosen("json"), "export_format", "the export's format", "导出格式"),
+    (PeersUnitChosen("percent"), "peers_unit", "the peers chart's unit", "显示单位"),
+]
+
+
+@pytest.mark.parametrize(("event", "part", "en", "zh"), _LEFT_ON_THE_PAGE)
+def test_a_copied_link_names_what_it_leaves_on_the_page(
+    event: ExperimentRun | SweepPathChosen | ExportFormatChosen | PeersUnitChosen,
+    part: str,
+    en: str,
+    zh: str,
+) -> None:
+    """The fourteenth walk (1440, both languages): after boundary experiment 2, "Copy
+    link" said "Link copied." alone, and the link's page showed the pinned and current
+    plans but no experiment, its statement or its ticks; so for the curves' input, the
+    export's format and the peers' unit. The link carries the scenario, the pinned plan,
+    the language and the runtime; the notice names what it leaves, as it did for the
+    replay's log and turns."""
+    shown = reduce(fresh(), event)
+    link = reduce(fresh(), LinkOpened("#" + render(shown).fragment, "en"))
+    assert getattr(link, part) != getattr(shown, part)  # the link's page lacks it
+    copied = reduce(shown, Noticed("msg.link-copied"))
+    assert en in render(copied).text["notice"]
+    assert zh in render(reduce(copied, LanguageChosen("zh"))).text["notice"]
+    assert render(reduce(fresh(), Noticed("msg.link-copied"))).text["notice"] == "Link copied."
+
+
+def test_a_copied_link_names_tunes_constraints_among_what_it_leaves() -> None:
+    shown = reduce(reduce(fresh(), TuneToggled(True)), TuneFieldTyped("tune.max_unseen", "1000"))
+    notice = render(reduce(shown, Noticed("msg.link-copied"))).text["notice"]
+    assert "Tune's constraints" in notice
+    both = reduce(reduce(shown, ExportFormatChosen("json")), Noticed("msg.link-copied"))
+    assert "Tune's constraints, the export's format" in render(both).text["notice"]
 
 
 class TestReviewFlow:

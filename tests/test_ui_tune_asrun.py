@@ -712,3 +712,36 @@ def test_tunes_as_run_line_joins_its_sentences_as_the_language_does(
     assert line.endswith(incomplete + gap + scope), line
     if lang == "zh":
         assert "。 " not in line, line
+
+
+@pytest.mark.parametrize("fixture", ["opencode/compaction-db", "opencode/v2-store"])
+def test_a_databases_session_is_tuned_on_its_as_run_baseline_as_on_the_page(
+    fixture: str,
+) -> None:
+    """The fourteenth walk: ``tune --log opencode.db`` tuned the database's sessions
+    as bare turns, with no backtest and no what-if (K 54,889, S 9,292 on the engine's
+    cost), where ``replay --log`` of the same file and the page's Tune tune them on the
+    as-run baseline (K 172,627, S 1,024 on the what-if). A database's session is a log
+    like a file's: the same choice and the same money."""
+    state = _tuned(fixture)
+    result = state.tune.result
+    job = state.tune.job
+    assert result is not None
+    assert result.choice is not None
+    assert job is not None
+    assert job.point_costs is not None
+    (db,) = (LOGS / fixture).rglob("*.db")
+    out = subprocess.run(
+        [sys.executable, "-m", "budgetcore", "tune", "--log", str(db), "--format", "jsonl"],
+        capture_output=True,
+        text=True,
+        check=True,
+        cwd=ROOT,
+    )
+    summary = json.loads(out.stdout.splitlines()[-1])["summary"]
+    assert summary["as_run"], "no backtest"
+    choice = summary["choice"]
+    assert (result.choice.k, result.choice.s) == (choice["k"], choice["s"])
+    assert job.point_costs[result.choice.index].modelled == Decimal(
+        choice["what_if"]["modelled_cost"]
+    )

@@ -91,14 +91,22 @@ MESSAGES: dict[str, tuple[str, str]] = {
     "msg.applied": ("Overrides applied: {n}: {keys}.", "已应用 {n} 个覆盖项:{keys}。"),
     "msg.copied": ("Copied.", "已复制。"),
     "msg.link-copied": ("Link copied.", "链接已复制。"),
-    "msg.link-copied-log": (
-        "Link copied: the scenario only, not the imported log nor the replay's settings.",
-        "链接已复制:只含场景,不含导入的日志与回放设置。",
+    "msg.link-copied-left": (
+        "Link copied: it holds the scenario and any pinned plan, chosen language and"
+        " runtime, not {items}.",
+        "链接已复制:含场景及已有的固定方案、所选语言与运行时,不含{items}。",
     ),
-    "msg.link-copied-replay": (
-        "Link copied: the scenario only, not the replay's turns and options.",
-        "链接已复制:只含场景,不含回放的轮次与选项。",
+    # What a copied link leaves on the page (msg.link-copied-left's items).
+    "link-left.log": ("the imported log and the replay's settings", "导入的日志与回放设置"),
+    "link-left.replay": ("the replay's turns and options", "回放的轮次与选项"),
+    "link-left.experiment": (
+        "the experiment's result (its before is the pinned plan)",
+        "实验结果(实验前的方案即固定的方案)",
     ),
+    "link-left.curves": ("the curves' swept input and range", "容量曲线所扫描的输入与范围"),
+    "link-left.tune": ("Tune's constraints", "调参的约束"),
+    "link-left.format": ("the export's format", "导出格式"),
+    "link-left.peers-unit": ("the peers chart's unit", "其他系统图的显示单位"),
     "msg.internal": ("Internal error: ", "内部错误:"),
     "msg.sweep-order": ("sweep: 'from' must be below 'to'", "扫描:起点必须小于终点"),
     "msg.list-sep": ("; ", "；"),

@@ -127,10 +127,7 @@ MESSAGES: dict[str, tuple[str, str]] = {
         "{name}: {fmt}, {files}; per-model totals, not requests (none replayed): {totals}; copies folded: {copies}.",
         "{name}:{fmt},{files};按模型的合计(不是请求,不回放){totals} 条;合并重复副本 {copies} 个。",
     ),
-    "replay.logs.series-totals": (
-        "session totals (not requests) in {lines}",
-        "会话合计(不是请求)在 {lines}",
-    ),
+    "replay.logs.series-totals": ("session totals in {lines}", "会话合计,共 {lines}"),
     "replay.logs.unknown": ("unknown", "未知"),
     "replay.logs.copy.request": ("the same response written again", "同一响应的再次写入"),
     "replay.logs.copy.main": ("a subagent replaying a main response", "子代理重放的主会话响应"),
@@ -398,6 +395,7 @@ MESSAGES: dict[str, tuple[str, str]] = {
     "replay.logs.ledger": ("Ledger: where every line went", "台账:每一行的去向"),
     "replay.logs.ledger.lines": ("lines read", "读取行数"),
     "replay.logs.ledger.requests": ("requests", "请求"),
+    "replay.logs.ledger.billed": ("billed, not requests", "计费但不是请求"),
     "replay.logs.ledger.copies": ("copies folded", "合并的副本"),
     "replay.logs.ledger.entries": ("not requests, by type", "非请求条目(按类型)"),
     "replay.logs.ledger.blank": ("blank", "空行"),
@@ -451,8 +449,8 @@ MESSAGES: dict[str, tuple[str, str]] = {
         "日志自带的费用(属于不计请求的总计)为 {cost}(仅作对照,不参与我们的计算)。",
     ),
     "replay.logs.series-summed": (
-        "summed usage (billed, not requests, not replayed) in {lines}",
-        "汇总用量(计费,不是请求,不回放)在 {lines}",
+        "summed usage (not replayed) in {lines}",
+        "汇总用量(不回放),共 {lines}",
     ),
     "replay.logs.logged-cost": (
         "The log's own cost on {requests} sums to {cost} (shown beside ours, never used for it).",

@@ -68,6 +68,8 @@ class PageState:
     export_format: str = "toml"
     export_runtime: str = "article"  # the runtime picker (ui.export.runtime)
     notice: str = ""  # a transient catalogue key ("msg.copied", ...)
+    # What a copied link leaves on the page (catalogue keys), named in its notice.
+    notice_items: tuple[str, ...] = ()
     error: str = ""  # an unexpected failure, shown instead of a traceback
     width: int = 640  # the chart column's width in CSS pixels
     # The full-width panels' inner width (replay, Tune: they run across both columns on a

@@ -59,6 +59,7 @@ from budgetcore.ui.replay.handlers import (
     REPLAY_HANDLERS,
     import_due,
     import_step,
+    log_model_kept,
     replay_due,
     replay_step,
 )
@@ -130,7 +131,7 @@ def _next(state: PageState, event: Event) -> PageState:
         "average",
     ):
         return state
-    next_state = _HANDLERS[type(event)](state, event)
+    next_state = log_model_kept(_HANDLERS[type(event)](state, event))
     if next_state.error and not isinstance(event, Failed):
         next_state = dataclasses.replace(next_state, error="")
     return next_state

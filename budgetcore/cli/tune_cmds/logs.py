@@ -47,8 +47,11 @@ def _database_tasks(
             # other agent's), never a tune of no session that names none.
             tasks.append(Task(log.name, fmt=fmt, series=series, log=log))
             continue
-        chosen = log.pick(series)
-        tasks.append(Task(log.name, turns=chosen.turns()))
+        log.pick(series)  # a series the session lacks is refused here, as before
+        # The session itself, not its turns alone: it is tuned on its as-run baseline
+        # with every point a what-if (spec §17), as a file's session and the page's
+        # Tune are (the fourteenth walk: a database's sessions had no backtest here).
+        tasks.append(Task(log.name, fmt=fmt, series=series, log=log))
         if models is not None:
             models.append(_model_of(log))
     return True

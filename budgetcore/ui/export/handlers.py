@@ -52,6 +52,7 @@ __all__ = [
     "export_due",
     "export_step",
     "import_refused",
+    "left_by_link",
     "noticed",
 ]
 
@@ -205,14 +206,44 @@ def _import_cancel(state: PageState, _e: ImportCancelled) -> PageState:
 
 def noticed(state: PageState, e: Noticed) -> PageState:
     key = e.key
+    items: tuple[str, ...] = ()
     if key == "msg.link-copied":
-        # The link holds the scenario only: say what it leaves on this page.
-        panel, start = state.replay, initial_panel()
-        if panel.source == "log" and panel.logs:
-            key = "msg.link-copied-log"
-        elif panel.source != start.source or panel.texts != start.texts:
-            key = "msg.link-copied-replay"
-    return dataclasses.replace(state, notice=key)
+        items = left_by_link(state)
+        key = "msg.link-copied-left" if items else key
+    return dataclasses.replace(state, notice=key, notice_items=items)
+
+
+def left_by_link(state: PageState) -> tuple[str, ...]:
+    """What this page shows that its link does not carry (the link holds the scenario,
+    a pinned plan, the language and the runtime), as catalogue keys: the fourteenth
+    walk's link after boundary experiment 2 opened on the pinned and current plans with
+    no experiment, and "Link copied." alone had said nothing of it."""
+    from budgetcore.ui.main.handlers import initial_state  # noqa: PLC0415
+    from budgetcore.ui.tune.state import initial_tune  # noqa: PLC0415
+
+    items: list[str] = []
+    panel, start = state.replay, initial_panel()
+    if panel.source == "log" and panel.logs:
+        items.append("link-left.log")
+    elif panel.source != start.source or panel.texts != start.texts:
+        items.append("link-left.replay")
+    if state.outcome is not None:
+        items.append("link-left.experiment")
+    # A page opened from a link sweeps the default input over its default range.
+    sweep, fresh = state.sweep, initial_state().sweep
+    if (sweep.path, sweep.low_text, sweep.high_text) != (
+        fresh.path,
+        fresh.low_text,
+        fresh.high_text,
+    ):
+        items.append("link-left.curves")
+    if state.tune.texts != initial_tune().texts:
+        items.append("link-left.tune")
+    if state.export_format != "toml":
+        items.append("link-left.format")
+    if state.peers_unit != "tokens":
+        items.append("link-left.peers-unit")
+    return tuple(items)
 
 
 def export_due(state: PageState) -> bool:

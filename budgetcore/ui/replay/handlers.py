@@ -45,6 +45,7 @@ __all__ = [
     "REPLAY_HANDLERS",
     "import_due",
     "import_step",
+    "log_model_kept",
     "log_refused",
     "replay_due",
     "replay_step",
@@ -214,6 +215,29 @@ def _log_model(state: PageState) -> PageState:
     state = dataclasses.replace(state, replay=dataclasses.replace(panel, saved_model=saved))
     return with_field_texts(
         state, texts, pickers={**state.pickers, "main_model": picker}, notice=""
+    )
+
+
+def log_model_kept(state: PageState) -> PageState:
+    """The switch stays on only while the scenario holds the log's model: a value typed
+    over its I or O, or a link opened (the browser's back and forward), gives the
+    scenario another model, and that one stands. The switch is then off, so the replay
+    is not priced at the log's model and no other source puts back the I and O from
+    before the import over the ones typed (the fourteenth walk: it stayed on, saying
+    "I 272,000" over a scenario of 1,048,576)."""
+    panel = state.replay
+    chosen = panel.chosen
+    if not panel.log_model or panel.saved_model is None or chosen is None or chosen.model is None:
+        return state
+    i_tokens, o_tokens = chosen.model.window
+    values = state.values
+    if (values.get("main_model.input_tokens"), values.get("main_model.output_tokens")) == (
+        i_tokens,
+        o_tokens,
+    ):
+        return state
+    return dataclasses.replace(
+        state, replay=dataclasses.replace(panel, log_model=False, saved_model=None)
     )
 
 

@@ -321,11 +321,7 @@ def _ledger(log: ParsedLog, lang: str) -> Markup:
     sep = t("msg.item-sep", lang)
     for f in log.ledger:
         reqs = t("msg.list-sep", lang).join(
-            t("replay.logs.series-totals", lang, lines=count("count.line", on + off, lang))
-            if s == TOTALS  # a totals-only agent's per-model totals, as the CLI's ledger
-            else t("replay.logs.series-summed", lang, lines=count("count.line", on + off, lang))
-            if s == SUMMED  # messages summing several requests' usage, as the CLI's ledger
-            else t(
+            t(
                 "replay.logs.series",
                 lang,
                 name=series_name(s, lang),
@@ -333,6 +329,20 @@ def _ledger(log: ParsedLog, lang: str) -> Markup:
                 off=format_int(off),
             )
             for s, on, off in f.requests
+            if s not in (TOTALS, SUMMED)
+        )
+        # Billed and not requests (a totals-only agent's per-model totals; messages
+        # summing several requests' usage): a line of their own, as the CLI's ledger,
+        # never under "requests" (the fourteenth walk's "requests: session totals (not
+        # requests)").
+        billed = t("msg.list-sep", lang).join(
+            t(
+                "replay.logs.series-totals" if s == TOTALS else "replay.logs.series-summed",
+                lang,
+                lines=count("count.line", on + off, lang),
+            )
+            for s, on, off in f.requests
+            if s in (TOTALS, SUMMED)
         )
         copies = sep.join(f"{_copy_kind(k, lang)} {format_int(n)}" for k, n in f.duplicates)
         copies = copies or "0"
@@ -352,6 +362,7 @@ def _ledger(log: ParsedLog, lang: str) -> Markup:
         cells = [
             ("lines", format_int(f.lines)),
             ("requests", reqs or "0"),
+            *((("billed", billed),) if billed else ()),
             ("copies", copies),
             ("entries", entries),
             ("blank", format_int(f.blank)),

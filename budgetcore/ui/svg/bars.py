@@ -73,7 +73,7 @@ def _bars_svg(
             if band == len(band_boxes):
                 band_boxes.append([])
             for x, anchor in candidates:
-                box = text_box(x, (band + 1) * LINE - 4, text, anchor)
+                box = text_box(x, (band + 1) * LINE - 4, text, anchor, bold=True)
                 if fits(box, width) and free(box, band_boxes[band]):
                     band_boxes[band].append(box)
                     return band, x, anchor

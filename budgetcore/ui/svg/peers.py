@@ -167,7 +167,7 @@ def peers_chart(view: object, lang: str, *, width: int = 640, unit: str = "token
             if band == len(bands):
                 bands.append([])
             for lx, anchor in ((x, "middle"), (x - 2, "end"), (x + 2, "start")):
-                box = text_box(lx, (band + 1) * LINE - 4, text, anchor)
+                box = text_box(lx, (band + 1) * LINE - 4, text, anchor, bold=True)
                 if fits(box, width) and free(box, bands[band]):
                     bands[band].append(box)
                     line_labels.append((band, lx, anchor, text))

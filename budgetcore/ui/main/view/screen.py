@@ -82,6 +82,15 @@ def _field_view(path: str, text: str, value: object, message: str, lang: str) ->
     )
 
 
+def notice_text(state: PageState) -> str:
+    """The notice in the page's language; a copied link's names what it leaves."""
+    lang = state.lang
+    if not state.notice_items:
+        return t(state.notice, lang)
+    items = t("msg.item-sep", lang).join(t(k, lang) for k in state.notice_items)
+    return t(state.notice, lang, items=items)
+
+
 def render(state: PageState, before: Screen | None = None) -> Screen:
     """Everything but the panels (curves, peers, export, replay, Tune); ``before``: the
     last screen, whose costly regions are reused where their values are unchanged."""
@@ -135,7 +144,7 @@ def render(state: PageState, before: Screen | None = None) -> Screen:
         else ""
     )
     text["status"] = t("problem.internal", lang, detail=state.error) if state.error else ""
-    text["notice"] = t(state.notice, lang) if state.notice else ""
+    text["notice"] = notice_text(state) if state.notice else ""
     text["sweep-msg"] = t("msg.list-sep", lang).join(
         problem_text(i, lang) for i in state.sweep.issues
     )
