@@ -218,7 +218,7 @@ def left_by_link(state: PageState) -> tuple[str, ...]:
     a pinned plan, the language and the runtime), as catalogue keys: the fourteenth
     walk's link after boundary experiment 2 opened on the pinned and current plans with
     no experiment, and "Link copied." alone had said nothing of it."""
-    from budgetcore.ui.main.handlers import initial_state  # noqa: PLC0415
+    from budgetcore.ui.main.state import SweepState, default_sweep  # noqa: PLC0415
     from budgetcore.ui.tune.state import initial_tune  # noqa: PLC0415
 
     items: list[str] = []
@@ -229,9 +229,11 @@ def left_by_link(state: PageState) -> tuple[str, ...]:
         items.append("link-left.replay")
     if state.outcome is not None:
         items.append("link-left.experiment")
-    # A page opened from a link sweeps the default input over its default range.
-    sweep, fresh = state.sweep, initial_state().sweep
-    if (sweep.path, sweep.low_text, sweep.high_text) != (
+    # A page opened from a link sweeps the default input over its default range, for
+    # the link's scenario (this page's).
+    sweep = state.sweep
+    fresh = default_sweep(state.plan.scenario, SweepState().path)
+    if fresh is None or (sweep.path, sweep.low_text, sweep.high_text) != (
         fresh.path,
         fresh.low_text,
         fresh.high_text,

@@ -68,7 +68,7 @@ from budgetcore.ui.form import (
     parse_text,
     slider_value,
 )
-from budgetcore.ui.main.state import PRESETS, SweepState
+from budgetcore.ui.main.state import PRESETS, default_sweep
 from budgetcore.ui.main.validate import (
     above_limit,
     frozen_lines,
@@ -340,21 +340,8 @@ def _reset(state: PageState, _e: Reset) -> PageState:
 
 
 def _sweep_path(state: PageState, path: str) -> PageState:
-    from budgetcore.explore.curves import SWEEPABLE, default_range  # noqa: PLC0415 - on first use
-
-    if path not in SWEEPABLE:
-        return state
-    low, high = default_range(state.plan.scenario, path)
-    sweep = SweepState(
-        path,
-        format_value(path, low),
-        format_value(path, high),
-        low,
-        high,
-        (),
-        state.sweep.open,
-    )
-    return dataclasses.replace(state, sweep=sweep)
+    sweep = default_sweep(state.plan.scenario, path, state.sweep.open)
+    return state if sweep is None else dataclasses.replace(state, sweep=sweep)
 
 
 def _sweep_chosen(state: PageState, e: SweepPathChosen) -> PageState:

@@ -10,9 +10,10 @@ from typing import TYPE_CHECKING
 from budgetcore.errors import Problem
 
 if TYPE_CHECKING:  # the curves module loads with the first sweep
+    from budgetcore.core.scenario import Scenario
     from budgetcore.explore.curves import Sweep
 
-__all__ = ["PRESETS", "SweepState"]
+__all__ = ["PRESETS", "SweepState", "default_sweep"]
 
 #: Main-model contracts one click away: key -> (I, O, q).
 PRESETS: dict[str, tuple[int, int, bool]] = {
@@ -46,3 +47,15 @@ class SweepState:
         """The bounds ("low", "high") a problem marks, for their red outline."""
         marked = {p.removeprefix("sweep.") for i in self.issues for p in i.paths}
         return tuple(b for b in ("low", "high") if b in marked)
+
+
+def default_sweep(scenario: Scenario, path: str, open_: bool = False) -> SweepState | None:
+    """The curves' sweep of ``path`` over its default range for ``scenario`` (a fresh
+    page's, a path chosen anew), or None for a path that cannot be swept."""
+    from budgetcore.explore.curves import SWEEPABLE, default_range  # noqa: PLC0415 - on first use
+    from budgetcore.ui.form import format_value  # noqa: PLC0415
+
+    if path not in SWEEPABLE:
+        return None
+    low, high = default_range(scenario, path)
+    return SweepState(path, format_value(path, low), format_value(path, high), low, high, (), open_)
