@@ -38,3 +38,37 @@ def test_a_field_of_the_wrong_type_is_no_internal_error(
     fixture: str, line: int | None, path: tuple[str | int, ...], new: object
 ) -> None:
     read_and_replay(Path(fixture).name, damaged(fixture, line, path, new))
+
+
+@pytest.mark.parametrize("cost", ["1e308"])
+def test_a_logged_cost_no_exact_sum_can_hold_is_no_logged_cost(tmp_path: Path, cost: str) -> None:
+    """A session's logged costs are summed exactly (120 digits): an OpenCode message's
+    ``cost`` of 1e308 beside another's stopped the CLI with decimal.Rounded (a fuzz of
+    the seventeenth stop). Such a figure is no logged cost; the tokens still bill."""
+    import json  # noqa: PLC0415
+    import shutil  # noqa: PLC0415
+    import sqlite3  # noqa: PLC0415
+
+    from tests.helpers import run_cli  # noqa: PLC0415
+
+    logs = Path(__file__).resolve().parent / "fixtures" / "logs"
+    base = tmp_path / "oc"
+    shutil.copytree(logs / "opencode" / "messages-alone", base)
+    db = sqlite3.connect(base / "opencode" / "opencode.db")
+    rows = db.execute("SELECT id, data FROM message").fetchall()
+    changed = 0
+    for mid, data in rows:
+        obj = json.loads(data)
+        if isinstance(obj, dict) and isinstance(obj.get("tokens"), dict):
+            obj["cost"] = "COST"
+            text = json.dumps(obj).replace('"COST"', cost)
+            db.execute("UPDATE message SET data = ? WHERE id = ?", (text, mid))
+            changed += 1
+    db.commit()
+    db.close()
+    assert changed >= 2
+    result = run_cli(["replay", "--log", str(base), "--format", "jsonl"])
+    assert result.code == 0, result.err
+    assert "internal error" not in result.err
+    total = json.loads(result.out.strip().splitlines()[-1])["total"]
+    assert total["measured"]["requests"] >= 2

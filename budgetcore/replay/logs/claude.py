@@ -50,6 +50,7 @@ from budgetcore.replay.logs.reader import (
     numbered_batches,
     too_many_requests,
 )
+from budgetcore.replay.logs.tally import dollars
 from budgetcore.replay.logs.tally import label as cut_label
 
 if TYPE_CHECKING:
@@ -521,7 +522,7 @@ class _Reader:
             self.note_version(obj.get("version"))
         cost = obj.get("costUSD")
         if found.best is e and isinstance(cost, int | Decimal) and not isinstance(cost, bool):
-            found.cost = Decimal(cost) if Decimal(cost).is_finite() else None
+            found.cost = dollars(cost)
         return None
 
     def fold(

@@ -45,6 +45,7 @@ from budgetcore.replay.logs.tally import (
     cache_out,
     counts,
     document_of,
+    dollars,
     registry_name,
 )
 
@@ -87,9 +88,7 @@ def claims_document(doc: object) -> bool:
 
 
 def _cost(raw: object) -> Decimal | None:
-    if isinstance(raw, int) and not isinstance(raw, bool):
-        raw = Decimal(raw)
-    return raw if isinstance(raw, Decimal) and raw.is_finite() and raw >= 0 else None
+    return dollars(raw)
 
 
 def _time(raw: object) -> int | None:

@@ -55,7 +55,7 @@ from budgetcore.replay.logs.reader import (
     record_batches,
 )
 from budgetcore.replay.logs.records import ABSENT, Shape, record_of
-from budgetcore.replay.logs.tally import Row, Tally, document_of, registry_name, sqlite
+from budgetcore.replay.logs.tally import Row, Tally, document_of, dollars, registry_name, sqlite
 
 _T = TypeVar("_T")
 
@@ -136,11 +136,7 @@ def claims_document(doc: object) -> bool:
 
 
 def _cost(raw: object) -> Decimal | None:
-    if isinstance(raw, int) and not isinstance(raw, bool):
-        raw = Decimal(raw)
-    if isinstance(raw, Decimal) and raw.is_finite() and raw >= 0:
-        return raw
-    return None
+    return dollars(raw)
 
 
 #: ccusage ``adapter/opencode/parser.rs`` ``resolve_open_code_model_name``.

@@ -23,7 +23,7 @@ from budgetcore.errors import Problem
 from budgetcore.replay.logs.model import ParsedLog
 from budgetcore.replay.logs.reader import LineSource, Steps, count_of
 from budgetcore.replay.logs.records import Shape
-from budgetcore.replay.logs.tally import Row, Tally, registry_name
+from budgetcore.replay.logs.tally import Row, Tally, dollars, registry_name
 
 __all__ = ["LINE", "USAGE", "claims", "no_request_of", "read_pi"]
 
@@ -145,12 +145,7 @@ def no_request_of(kinds: dict[str, int]) -> str:
 def _cost(cost: Any) -> Decimal | None:
     """pi's own cost of a request (``usage.cost.total``, ``cost`` a record), or None:
     not a finite amount from 0 up."""
-    total = cost.total
-    if isinstance(total, int) and not isinstance(total, bool):
-        total = Decimal(total)
-    if isinstance(total, Decimal) and total.is_finite() and total >= 0:
-        return total
-    return None
+    return dollars(cost.total)
 
 
 def read_pi(files: Sequence[tuple[str, LineSource]], *, what: str = "log") -> Steps[ParsedLog]:

@@ -865,7 +865,26 @@ MAKERS = (
 )
 
 
-@functools.lru_cache(maxsize=512)
+#: The places a logged cost may take, in powers of ten of a dollar: a session's logged
+#: costs are summed exactly (registry.prices.MONEY, 120 digits), and 1E+308 beside
+#: 0.0042 needs 311 (a fuzzed OpenCode message's ``cost`` stopped the CLI with
+#: decimal.Rounded, the seventeenth stop). No agent logs a cost past a trillion
+#: dollars or below 10^-30 of one.
+_DOLLAR_PLACES = range(-30, 13)
+
+
+def dollars(raw: object) -> Decimal | None:
+    """An agent's own cost of a request as US dollars (an integer or an exact decimal,
+    finite, 0 or more, within :data:`_DOLLAR_PLACES`), or None where it is none: the
+    agent's figure is shown beside ours and never bills, so a cost that is no such
+    amount is no logged cost (the request is still billed from its tokens)."""
+    if isinstance(raw, int) and not isinstance(raw, bool):
+        raw = Decimal(raw)
+    if not isinstance(raw, Decimal) or not raw.is_finite() or raw < 0:
+        return None
+    return raw if not raw or raw.adjusted() in _DOLLAR_PLACES else None
+
+
 def cache_out(prompt: int, read: int, write: int) -> tuple[int, int, int]:
     """A cache-inclusive input (Copilot CLI's, Cline's) as (uncached, read, written):
     a cache count past what the input holds is read as the most it can hold, the reads
@@ -875,6 +894,7 @@ def cache_out(prompt: int, read: int, write: int) -> tuple[int, int, int]:
     return prompt - read - write, read, write
 
 
+@functools.lru_cache(maxsize=512)
 def registry_name(model: str, prefixes: tuple[str, ...] = ()) -> str:
     """The registry id a log's bare model name is priced at, when the registry does not
     know the name itself: ``<prefix>/<name>`` for the first of ``prefixes`` (the
