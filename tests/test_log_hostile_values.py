@@ -72,3 +72,27 @@ def test_a_logged_cost_no_exact_sum_can_hold_is_no_logged_cost(tmp_path: Path, c
     assert "internal error" not in result.err
     total = json.loads(result.out.strip().splitlines()[-1])["total"]
     assert total["measured"]["requests"] >= 2
+
+
+def test_a_goose_ledger_cost_no_exact_sum_can_hold_is_malformed(tmp_path: Path) -> None:
+    """Goose's own cost of a call (a REAL, read as SQLite's text) of 1e308 stopped the
+    CLI with decimal.Rounded as OpenCode's did; it is malformed, as a cost that is no
+    number of dollars is (log-logged-cost)."""
+    import shutil  # noqa: PLC0415
+    import sqlite3  # noqa: PLC0415
+
+    from tests.helpers import run_cli  # noqa: PLC0415
+
+    base = tmp_path / "g"
+    logs = Path(__file__).resolve().parent / "fixtures" / "logs"
+    shutil.copytree(logs / "goose" / "ledger", base)
+    (db_path,) = base.rglob("sessions.db")
+    db = sqlite3.connect(db_path)
+    db.execute(
+        "UPDATE usage_ledger SET cost = 1e308 WHERE rowid = (SELECT MIN(rowid) FROM usage_ledger)"
+    )
+    db.commit()
+    db.close()
+    result = run_cli(["replay", "--log", str(base), "--format", "jsonl"])
+    assert result.code == 0, result.err
+    assert '"malformed": [2]' in result.out  # the call's line, in the session's ledger

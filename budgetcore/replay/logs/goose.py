@@ -62,7 +62,15 @@ from budgetcore.errors import Problem, ScenarioError
 from budgetcore.inputs.numbers import MAX_TOKENS, bound_text
 from budgetcore.replay.logs.model import ParsedLog, summary_series
 from budgetcore.replay.logs.reader import count_of, millis
-from budgetcore.replay.logs.tally import SUMMED, Database, Row, Tally, registry_name, sqlite
+from budgetcore.replay.logs.tally import (
+    SUMMED,
+    Database,
+    Row,
+    Tally,
+    dollars,
+    registry_name,
+    sqlite,
+)
 
 __all__ = ["TOTALS_WHY", "claims_database", "read_goose_db"]
 
@@ -191,7 +199,7 @@ def _cost(where: str, kind: object, text: object) -> Decimal | Problem | None:
             value = Decimal(text)
         except InvalidOperation:
             value = None
-    if value is None or not value.is_finite() or value < 0:
+    if value is None or dollars(value) is None:  # no finite amount, 0 or more, in range
         return Problem.of(where, text, "log-logged-cost")
     return value
 
