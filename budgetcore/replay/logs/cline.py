@@ -31,7 +31,6 @@ from __future__ import annotations
 
 import json
 from collections.abc import Sequence
-from decimal import Decimal
 from typing import Any
 
 from budgetcore.errors import NonFinite, Problem
@@ -85,10 +84,6 @@ def claims_document(doc: object) -> bool:
         and bool(doc)
         and all(isinstance(m, dict) and m.get("type") in ("say", "ask") for m in doc[:5])
     )
-
-
-def _cost(raw: object) -> Decimal | None:
-    return dollars(raw)
 
 
 def _time(raw: object) -> int | None:
@@ -201,7 +196,7 @@ def _v4(tally: Tally, messages: list[Any], series: str) -> None:
             output=output,
             model=model,
             time=time,
-            logged_cost=_cost(metrics.get("cost")),
+            logged_cost=dollars(metrics.get("cost")),
         )
 
 
@@ -264,7 +259,7 @@ def _aggregate(
         output=output,
         model=_v3_model(m) or _ran_at(used, time),
         time=time,
-        logged_cost=_cost(info.get("cost")),
+        logged_cost=dollars(info.get("cost")),
     )
 
 
@@ -314,5 +309,5 @@ def _v3(tally: Tally, messages: list[Any], used: list[tuple[int | None, str]]) -
             output=output,
             model=_v3_model(m) or _ran_at(used, time),
             time=time,
-            logged_cost=_cost(info.get("cost")),
+            logged_cost=dollars(info.get("cost")),
         )

@@ -42,7 +42,6 @@ from __future__ import annotations
 import contextlib
 import functools
 from collections.abc import Callable, Iterator, Sequence
-from decimal import Decimal
 from typing import Any, TypeVar
 
 from budgetcore.errors import NonFinite, Problem, ScenarioError
@@ -133,10 +132,6 @@ def claims_document(doc: object) -> bool:
         return False
     role = doc.get("role")
     return role in ("user", "assistant") or (role is None and isinstance(doc.get("tokens"), dict))
-
-
-def _cost(raw: object) -> Decimal | None:
-    return dollars(raw)
 
 
 #: ccusage ``adapter/opencode/parser.rs`` ``resolve_open_code_model_name``.
@@ -270,7 +265,7 @@ def _message(
     cost = rec.cost
     # OpenCode writes 0 when it does not know the price; 0 is then no cost logged (as
     # is any other falsy value, which _cost would not take either).
-    cost = _cost(cost) if cost else None
+    cost = dollars(cost) if cost else None
     if own != pending.series:
         pending.hand_over()
         pending.series = own

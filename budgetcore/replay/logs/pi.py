@@ -16,8 +16,6 @@ version 3) and ccusage ``rust/crates/ccusage/src/adapter/pi/parser.rs`` @5816e64
 from __future__ import annotations
 
 from collections.abc import Sequence
-from decimal import Decimal
-from typing import Any
 
 from budgetcore.errors import Problem
 from budgetcore.replay.logs.model import ParsedLog
@@ -142,12 +140,6 @@ def no_request_of(kinds: dict[str, int]) -> str:
     return "log-pi-or-droid" if kinds and kinds.keys() <= _DROID_ALIKE else ""
 
 
-def _cost(cost: Any) -> Decimal | None:
-    """pi's own cost of a request (``usage.cost.total``, ``cost`` a record), or None:
-    not a finite amount from 0 up."""
-    return dollars(cost.total)
-
-
 def read_pi(files: Sequence[tuple[str, LineSource]], *, what: str = "log") -> Steps[ParsedLog]:
     tally = Tally("pi")
     parents = tally.parents  # tree entries (only this reader writes them): seen ids
@@ -250,7 +242,7 @@ def read_pi(files: Sequence[tuple[str, LineSource]], *, what: str = "log") -> St
                     model = None
                 cost = usage.cost
                 if cost is not None:  # most lines have none: no call
-                    cost = _cost(cost)
+                    cost = dollars(cost.total)
                 rows.append((number, fresh, read, output, 0, model, time, key, here, write, cost))
             tally.requests_of("main", rows)
             tally.entries(kinds)
