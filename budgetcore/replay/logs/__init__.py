@@ -336,10 +336,11 @@ def _side_file(name: str) -> LogUnread | None:
     said nothing (the thirteenth walk: Gemini CLI's logs.json, Cline's history, Claude
     Code's subagent .meta.json and workflow journal picked alone). Only by its name, and
     only once no agent claimed it: never in the way of a file that is read."""
+    from budgetcore.replay.logs.layouts import is_kimi_context  # noqa: PLC0415 - rarely
+
     file = name.rsplit("/", 1)[-1]
-    stem = file.removesuffix(".jsonl")
-    if stem.startswith("context_") and stem[8:].isdigit() and file.endswith(".jsonl"):
-        file = "context.jsonl"  # Kimi CLI's numbered contexts, as layouts.plan_kimi
+    if is_kimi_context(file):
+        file = "context.jsonl"  # its numbered ones too
     if file.startswith("agent-") and file.endswith(".meta.json"):
         why, key = "replay.not-read.claude-meta", "claude-code"
     elif file in _SIDE_FILES:

@@ -122,14 +122,21 @@ def plan_kimi(paths: Sequence[str], present: frozenset[str]) -> Claim:
             if config in present:
                 owned.setdefault(p, []).append(config)
         folder, _, name = p.rpartition("/")
-        stem = name.removesuffix(".jsonl")
-        is_context = stem == "context" or (stem.startswith("context_") and stem[8:].isdigit())
         wire = f"{folder}/wire.jsonl" if folder else "wire.jsonl"
-        if name.endswith(".jsonl") and is_context and wire in present:
+        if is_kimi_context(name) and wire in present:
             context.append(p)
     for main in list(owned):
         owned[main] = [f for f in owned[main] if f != main]
     return Claim(_grouped(owned), _why(context, "replay.not-read.kimi-context"))
+
+
+def is_kimi_context(name: str) -> bool:
+    """Kimi CLI's context for the model, ``context.jsonl`` or a numbered
+    ``context_<n>.jsonl`` (its usage is in the wire beside it)."""
+    stem = name.removesuffix(".jsonl")
+    return name.endswith(".jsonl") and (
+        stem == "context" or (stem.startswith("context_") and stem[8:].isdigit())
+    )
 
 
 def plan_gemini(paths: Sequence[str], present: frozenset[str]) -> Claim:
