@@ -72,11 +72,22 @@ def _bars_svg(
         while True:
             if band == len(band_boxes):
                 band_boxes.append([])
-            for x, anchor in candidates:
-                box = text_box(x, (band + 1) * LINE - 4, text, anchor, bold=True)
+            boxes = [
+                (text_box(x, (band + 1) * LINE - 4, text, anchor, bold=True), x, anchor)
+                for x, anchor in candidates
+            ]
+            for box, x, anchor in boxes:
                 if fits(box, width) and free(box, band_boxes[band]):
                     band_boxes[band].append(box)
                     return band, x, anchor
+            if not band_boxes[band]:
+                # Wider than the chart even alone in a band (the bold estimate is
+                # conservative: "M 1,000,000,000,000: beyond the axis →" at a phone's
+                # width): this empty band holds it, so it touches no other label and
+                # no line, rather than the band past the last that the rows fill.
+                box, x, anchor = boxes[0]
+                band_boxes[band].append(box)
+                return band, x, anchor
             band += 1
             if band > 6:  # cannot happen with two or three labels; keep it finite
                 return band, candidates[0][0], candidates[0][1]
