@@ -226,3 +226,43 @@ def test_pis_default_grid_spans_k_to_m_and_its_choice_exports_as_said(
     assert cli.main(["export", "--runtime", "pi", "--fragment", fragment]) == 0
     exported = json.loads(capsys.readouterr().out)
     assert exported["compaction"]["reserveTokens"] == runtime["chosen"]
+
+
+@pytest.mark.parametrize(
+    ("runtime", "key"),
+    [
+        ("goose", "GOOSE_AUTO_COMPACT_THRESHOLD"),
+        ("claude-code", "CLAUDE_AUTOCOMPACT_PCT_OVERRIDE"),
+        ("qwen-code", "autoCompactThreshold"),
+        ("kimi-cli", "compaction_trigger_ratio"),
+        ("codex", "model_auto_compact_token_limit"),
+    ],
+)
+def test_the_choice_says_the_digits_its_export_writes(
+    runtime: str, key: str, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """The last stop's leftover: Tune chose Goose's 0.5 (K 100,001) and the export it
+    printed wrote 0.500002 for the same K, unsaid. The choice now names the export's
+    value where its digits differ (``runtime.exported``), read back from the export
+    command it prints; None where the two are one value."""
+    code = cli.main(["tune", "--fragment", "", "--generate", GEN, "--runtime", runtime,
+                     "--format", "jsonl"])  # fmt: skip
+    captured = capsys.readouterr()
+    assert code == 0
+    summary = json.loads(captured.out.splitlines()[-1])["summary"]
+    said = summary["runtime"]
+    assert said["knob"].endswith(key)
+    argv = shlex.split(summary["choice"]["export"])[1:]
+    assert cli.main([*argv, "--format", "json"]) == 0
+    settings = json.loads(capsys.readouterr().out, parse_float=Decimal)["settings"]
+    if said["exported"] is None:
+        assert Decimal(str(settings[said["knob"]])) == Decimal(str(said["chosen"]))
+    else:
+        knob, value = said["exported"]["knob"], said["exported"]["value"]
+        assert Decimal(str(settings[knob])) == Decimal(str(value))
+        assert (knob, str(value)) != (said["knob"], str(said["chosen"]))
+    assert (said["exported"] is None) == (runtime == "codex")
+    table = ["tune", "--fragment", "", "--generate", GEN, "--runtime", runtime, "--format", "table"]
+    assert cli.main(table) == 0
+    note = [x for x in capsys.readouterr().out.splitlines() if "The runtime export writes" in x]
+    assert len(note) == (0 if said["exported"] is None else 1)

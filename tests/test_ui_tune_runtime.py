@@ -338,3 +338,40 @@ def test_a_runtime_that_cannot_be_tuned_is_the_subject_of_its_reason(
     errors = html.unescape(render_tune(state).html["tune-errors"])
     said = re.sub(r"<[^>]+>", "", errors)
     assert f"{title} cannot be tuned: it {NOT_TUNABLE[runtime]}." in said, said
+
+
+@pytest.mark.parametrize("lang", ["en", "zh"])
+@pytest.mark.parametrize("runtime", ["claude-code", "kimi-cli", "goose"])
+def test_the_choice_names_what_its_export_writes_where_that_differs(
+    runtime: str, lang: str
+) -> None:
+    """The last stop's leftover: Tune chose a round value (Claude Code's 50 %, Goose's
+    0.5, Kimi CLI's ratio) and the export under it wrote other digits (50.000278) or
+    another key (Kimi's reserved_context_size) for the same K, unsaid. The choice now
+    says what the export writes, in the page's language, as the CLI's note does; the
+    value said is the one in the export's file below it."""
+    state = tune_done(_loaded(CLAUDE, runtime, lang))
+    result = state.tune.result
+    assert result is not None
+    assert result.choice is not None
+    axis = result.runtime
+    assert axis is not None
+    k, s = result.choice.k, result.choice.s
+    written = axis.exported(k, s)
+    assert written is not None
+    said = axis.exported_note(k, s, lang)
+    assert said is not None
+    choice = html.unescape(render_tune(state).html["tune-choice"])
+    assert said in choice
+    # The export's file under the sentence writes that value for that key.
+    after = choice.split(said, 1)[1]
+    assert str(written[1]) in after
+    assert written[0].rsplit(".", 1)[-1] in after
+    if lang == "zh":
+        assert "The runtime export" not in choice
+    cli = _cli(CLAUDE, runtime)["runtime"]
+    assert isinstance(cli, dict)
+    assert cli["exported"] == {"knob": written[0], "value": str(written[1])} or cli["exported"] == {
+        "knob": written[0],
+        "value": written[1],
+    }

@@ -712,6 +712,20 @@ def export_runtime(
     )
 
 
+def knob_written(
+    runtime: str, *, window: int, output: int, model: str | None, k: int, s: int
+) -> dict[str, Value]:
+    """The settings :func:`export_runtime` writes for K = ``k`` on a model of window W
+    and output O (tune's choice in a runtime's own unit is said beside the export it
+    prints); empty where the runtime cannot reach K."""
+    m = Model(name=model, provider=None, window=window, output=output, source="")
+    reviewed = Reviewed(trigger=k, main_safe_input=k, summary_cap=s)
+    try:
+        return _CONVERT[profile(runtime).name](k, m, reviewed)[0]
+    except _Refused:
+        return {}
+
+
 def _json_value(value: Value) -> object:
     if isinstance(value, tuple):
         return [_json_value(v) for v in value]  # type: ignore[arg-type]

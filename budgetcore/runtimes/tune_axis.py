@@ -84,6 +84,11 @@ class RuntimeAxis:
     # summarises (0 generations, cheap) while the export would write the knob for K = M.
     above: tuple[Value, ...] = ()
     safe_input: int | None = None
+    # The model the values were turned into points for (W, O, its name): what the
+    # runtime export of a chosen K is written for (:meth:`exported`).
+    window: int = 0
+    output: int = 0
+    model: str | None = None
 
     @property
     def ks(self) -> tuple[int, ...]:
@@ -100,6 +105,49 @@ class RuntimeAxis:
     def at(self, k: int, s: int) -> KnobPoint | None:
         """The knob value that gives (K, S); the first of equal ones."""
         return next((p for p in self.points if (p.k, p.s) == (k, s)), None)
+
+    def exported(self, k: int, s: int) -> tuple[str, Value] | None:
+        """The setting ``export --runtime`` writes for (K, S) where it is not the grid's
+        knob at the grid's value (None where it is, or where (K, S) is no setting): the
+        knob with other digits (a fraction or a percentage is exported aimed at the
+        middle of K's token, so that the runtime's float product cannot cross an edge,
+        docs/runtimes.md "The target", where the grid's round value may lie on one), or
+        another key that reaches the same K in whole tokens (Kimi CLI's reserve)."""
+        at = self.at(k, s)
+        if at is None:
+            return None
+        from budgetcore.runtimes.export import knob_written  # noqa: PLC0415 - on use only
+
+        settings = knob_written(
+            self.runtime, window=self.window, output=self.output, model=self.model, k=k, s=s
+        )
+        name = self.knob.name
+        if not settings or settings.get(name) == _setting(self.knob, at.value):
+            return None
+        if name in settings:
+            return name, settings[name]
+        return next(iter(settings.items()))
+
+    def exported_note(self, k: int, s: int, lang: str) -> str | None:
+        """What :meth:`exported` finds, as the CLI's note and the page's sentence under
+        the choice (one home), in ``lang``; None where the export writes the grid's."""
+        written = self.exported(k, s)
+        at = self.at(k, s)
+        if written is None or at is None:
+            return None
+        from budgetcore.messages import t  # noqa: PLC0415 - the one catalogue, on use only
+        from budgetcore.units import format_int  # noqa: PLC0415
+
+        name, value = written
+        other = name != self.knob.name
+        return t(
+            "tune.knob-exported-other" if other else "tune.knob-exported",
+            lang,
+            knob=name,
+            value=format_int(value) if isinstance(value, int) else value_text(self.knob, value),
+            k=format_int(k),
+            grid=f"{self.knob.name} = {value_text(self.knob, at.value)}",
+        )
 
 
 def value_text(knob: Knob, value: object) -> str:
@@ -233,5 +281,15 @@ def runtime_axis(
         points.append(KnobPoint(value, k, scenario_s if cap is None else cap))
     summary = "scenario" if p.summary_cap(None) is None or p.name == "article" else "runtime"
     return RuntimeAxis(
-        p.name, p.title, knob, tuple(points), summary, tuple(never), tuple(above), safe_input
+        p.name,
+        p.title,
+        knob,
+        tuple(points),
+        summary,
+        tuple(never),
+        tuple(above),
+        safe_input,
+        window,
+        output,
+        model,
     )

@@ -488,6 +488,9 @@ def choice_lines(result: TuneResult) -> list[str]:
             f"  in {result.runtime.title}: {runtime['knob']} = {runtime['chosen']} "
             f"({runtime['unit']}; S: {runtime['summary_cap']})"
         )
+        said = result.runtime.exported_note(d["k"], d["s"], "en")
+        if said is not None:
+            lines.append(f"  note: {said}")
     lines.append(f"  export: {d['export']}")
     from budgetcore.messages import t  # noqa: PLC0415 - the one catalogue, on use only
 

@@ -61,7 +61,17 @@ def _runtime_dict(result: TuneResult) -> dict[str, Any] | None:
         "never_compacts": [_knob_text(v) for v in axis.never],
         "above_safe_input": [_knob_text(v) for v in axis.above],
         "chosen": None if chosen is None else _knob_text(chosen.value),
+        # What export --runtime writes for the chosen K where it is not the chosen value
+        # (other digits, or another key: RuntimeAxis.exported); None: the same.
+        "exported": _exported(axis, chosen),
     }
+
+
+def _exported(axis: Any, chosen: Any) -> dict[str, object] | None:
+    written = None if chosen is None else axis.exported(chosen.k, chosen.s)
+    if written is None:
+        return None
+    return {"knob": written[0], "value": _knob_text(written[1])}
 
 
 def _knob_text(value: object) -> object:

@@ -323,6 +323,12 @@ def _choice_body(
             ),
         )
     ]
+    # The export's own digits or key for the same K (RuntimeAxis.exported_note).
+    said = (
+        None if result.runtime is None else result.runtime.exported_note(choice.k, choice.s, lang)
+    )
+    if said is not None:
+        lines.append(el("p", {"class": "tune-exported"}, said))
     unseen = g.columns["unseen_tokens"]
     if costs is not None:
         assert job is not None  # costs are job.point_costs
