@@ -313,6 +313,18 @@ def test_goose_sessions_from_before_its_database_are_measured() -> None:
     ]
 
 
+def test_a_goose_jsonl_session_in_its_session_shape_is_goose_s() -> None:
+    """Goose's own loader of those files (block/goose ``session/legacy.rs`` tests) writes
+    the first line as its session (``id``, ``created_at``, ``extension_data``, no
+    ``working_dir``, no tokens): it was "not a session log of an agent we read", naming
+    all twelve (held out in round 10g). It is Goose's, with no usable request."""
+    data = (LOGS / "goose" / "pre-db-session-shape.jsonl").read_bytes()
+    assert detect_format(data) == "goose"
+    with pytest.raises(ScenarioError) as caught:
+        read_session([("sessions/20250101_120000.jsonl", data)])
+    assert str(caught.value).startswith("log has no usable request in this Goose file")
+
+
 def test_a_goose_jsonl_session_beside_its_database_is_not_read_twice(tmp_path: Path) -> None:
     """Goose imports every sessions/<id>.jsonl into sessions.db on its first start with
     the database and leaves the files there: beside a sessions.db such a file is listed
