@@ -325,6 +325,18 @@ def test_a_goose_jsonl_session_in_its_session_shape_is_goose_s() -> None:
     assert str(caught.value).startswith("log has no usable request in this Goose file")
 
 
+def test_opencode_s_session_file_beside_its_messages_says_what_it_is() -> None:
+    """OpenCode's older store writes each session's title and folder as
+    ``storage/session/<project>/<session>.json`` beside its ``storage/message/<session>/``
+    (tokenuze's fixtures, held out in round 10g): it was "no agent we read writes such a
+    file as a session", which OpenCode does. It is said as OpenCode's note now."""
+    folder = LOGS / "opencode" / "compaction-files"
+    result = run_cli(["replay", "--log", str(folder), "--usage", "--format", "jsonl"])
+    assert result.code == 0, result.err
+    assert "no agent we read writes" not in result.err
+    assert "ses_hhhhhhhhhhhhhhhhhhhhhhhhhh.json (OpenCode's note of a session" in result.err
+
+
 def test_a_goose_jsonl_session_beside_its_database_is_not_read_twice(tmp_path: Path) -> None:
     """Goose imports every sessions/<id>.jsonl into sessions.db on its first start with
     the database and leaves the files there: beside a sessions.db such a file is listed

@@ -529,6 +529,11 @@ MESSAGES: dict[str, tuple[str, str]] = {
         "SQLite's own file beside a database, which the page reads from its bytes alone",
         "数据库旁边 SQLite 自己的文件,页面只从数据库自身的字节读取",
     ),
+    "replay.not-read.opencode-session": (
+        "OpenCode's note of a session's title and folder; its messages, beside it in "
+        "storage/message/, are read",
+        "OpenCode 对会话标题与文件夹的记录;其消息位于 storage/message/,会被读取",
+    ),
     "replay.not-read.claude-meta": (
         "Claude Code's note of what a subagent ran (its type and description), beside "
         "its file, which is read",

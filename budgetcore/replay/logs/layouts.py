@@ -257,7 +257,16 @@ def plan_opencode(paths: Sequence[str], present: frozenset[str]) -> Claim:
     for files in messages.values():
         own = [f for m in files for f in parts_of.get(_message_key(m), ())]
         sessions.append(SessionFiles(files[0], (*files, *own)))
-    return Claim(tuple(sessions))
+    # storage/session/<project>/<session>.json: the session's title and folder, beside
+    # its messages (no usage). It read "no agent we read writes such a file" (round 10g).
+    notes: list[str] = []
+    for p in paths:
+        parts = p.split("/")
+        if len(parts) >= 4 and parts[-3] == "session" and parts[-4] == "storage":
+            storage = "/".join(parts[:-3])
+            if f"{storage}/message/{parts[-1].removesuffix('.json')}" in messages:
+                notes.append(p)
+    return Claim(tuple(sessions), _why(notes, "replay.not-read.opencode-session"))
 
 
 def _message_key(path: str) -> tuple[str, str]:
