@@ -313,6 +313,85 @@ def test_goose_sessions_from_before_its_database_are_measured() -> None:
     ]
 
 
+def test_a_goose_jsonl_session_in_its_session_shape_is_goose_s() -> None:
+    """Goose's own loader of those files (block/goose ``session/legacy.rs`` tests) writes
+    the first line as its session (``id``, ``created_at``, ``extension_data``, no
+    ``working_dir``, no tokens): it was "not a session log of an agent we read", naming
+    all twelve (held out in round 10g). It is Goose's, with no usable request."""
+    data = (LOGS / "goose" / "pre-db-session-shape.jsonl").read_bytes()
+    assert detect_format(data) == "goose"
+    with pytest.raises(ScenarioError) as caught:
+        read_session([("sessions/20250101_120000.jsonl", data)])
+    assert str(caught.value).startswith("log has no usable request in this Goose file")
+
+
+def test_opencode_s_session_file_beside_its_messages_says_what_it_is() -> None:
+    """OpenCode's older store writes each session's title and folder as
+    ``storage/session/<project>/<session>.json`` beside its ``storage/message/<session>/``
+    (tokenuze's fixtures, held out in round 10g): it was "no agent we read writes such a
+    file as a session", which OpenCode does. It is said as OpenCode's note now."""
+    folder = LOGS / "opencode" / "compaction-files"
+    result = run_cli(["replay", "--log", str(folder), "--usage", "--format", "jsonl"])
+    assert result.code == 0, result.err
+    assert "no agent we read writes" not in result.err
+    assert "ses_hhhhhhhhhhhhhhhhhhhhhhhhhh.json (OpenCode's note of a session" in result.err
+
+
+def _codex_home(root: Path) -> None:
+    (rollout,) = (LOGS / "codex" / "modern-basic").rglob("*.jsonl")
+    shutil.copytree(rollout.parent, root / "sessions" / "2026" / "01" / "02")
+    (root / "session_index.jsonl").write_text(
+        '{"id":"0199a213-81c0-7800-8aa1-bbab2a035a53","thread_name":"placeholder",'
+        '"updated_at":"2026-01-02T10:00:00Z"}\n'
+    )
+    (root / "history.jsonl").write_text(
+        '{"session_id":"0199a213-81c0-7800-8aa1-bbab2a035a53","ts":1767348000,'
+        '"text":"placeholder"}\n'
+    )
+
+
+def _claude_home(root: Path) -> None:
+    shutil.copytree(LOGS / "claude" / "01-plain-2.1" / "projects", root / "projects")
+    (root / "history.jsonl").write_text(
+        '{"display":"placeholder","pastedContents":{},"timestamp":1767348000000,'
+        '"project":"/home/user/proj"}\n'
+    )
+
+
+def _kimi_code_home(root: Path) -> None:
+    shutil.copytree(LOGS / "kimi" / "code-index", root, dirs_exist_ok=True)
+
+
+@pytest.mark.parametrize(
+    ("make", "sessions", "reasons"),
+    [
+        (_codex_home, "sessions", ["Codex CLI's index", "Codex CLI's history"]),
+        (_claude_home, "projects", ["Claude Code's history"]),
+        (_kimi_code_home, "sessions", ["Kimi Code's index"]),
+    ],
+)
+def test_the_files_an_agent_keeps_beside_its_sessions_leave_the_total_known(
+    tmp_path: Path, make: Any, sessions: str, reasons: list[str]
+) -> None:
+    """The folder ccusage reads (CODEX_HOME, CLAUDE_CONFIG_DIR, Kimi Code's data folder)
+    holds an index or a prompt history beside the sessions: ``session_index.jsonl``,
+    ``history.jsonl``. Each was read as a session, "not a session log of an agent we
+    read" (Kimi Code's: "no usable request in this Claude Code file"), and the folder's
+    total was unknown where ccusage 20.0.24 reads the sessions alone (held out in round
+    10g). They are listed as not read, each as what it is, and the total is the
+    sessions'."""
+    make(tmp_path)
+    whole = run_cli(["replay", "--log", str(tmp_path), "--usage", "--format", "jsonl"])
+    alone = run_cli(["replay", "--log", str(tmp_path / sessions), "--usage", "--format", "jsonl"])
+    assert whole.code == 0, whole.err
+    total = json.loads(whole.out.strip().splitlines()[-1])["total"]
+    assert total["sessions_unreadable"] == []
+    assert total == json.loads(alone.out.strip().splitlines()[-1])["total"]
+    assert total["measured"]["cost"] is not None
+    for reason in reasons:
+        assert reason in whole.err
+
+
 def test_a_goose_jsonl_session_beside_its_database_is_not_read_twice(tmp_path: Path) -> None:
     """Goose imports every sessions/<id>.jsonl into sessions.db on its first start with
     the database and leaves the files there: beside a sessions.db such a file is listed

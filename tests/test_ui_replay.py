@@ -1615,8 +1615,9 @@ def test_a_new_import_is_drawn_before_its_replay_without_the_last_session_s_rows
     # goose/schema-v5's two (one with no request), goose/tiered's one,
     # goose/unnamed's three, goose/ledger's four (three from its usage_ledger),
     # goose/schema-v14's one, and the JSON Lines sessions from before the database:
-    # goose/pre-db-jsonl's one and goose/pre-db-last-only.jsonl (no request).
-    assert 'data-sessions="17"' in before.html["replay-log"]
+    # goose/pre-db-jsonl's one, goose/pre-db-last-only.jsonl and
+    # goose/pre-db-session-shape.jsonl (no request in either).
+    assert 'data-sessions="18"' in before.html["replay-log"]
     # After it, the Goose import's own replay: goose/ledger's 20260816_1, measured from
     # its usage_ledger, has three calls (Cline's had two); the other Goose sessions keep
     # totals alone and replay nothing.

@@ -529,6 +529,27 @@ MESSAGES: dict[str, tuple[str, str]] = {
         "SQLite's own file beside a database, which the page reads from its bytes alone",
         "数据库旁边 SQLite 自己的文件,页面只从数据库自身的字节读取",
     ),
+    "replay.not-read.codex-index": (
+        "Codex CLI's index of its threads' names, beside its sessions; it holds no usage",
+        "Codex CLI 对其会话名称的索引,位于其会话旁边;其中没有用量",
+    ),
+    "replay.not-read.codex-history": (
+        "Codex CLI's history of the prompts typed, beside its sessions; it holds no usage",
+        "Codex CLI 输入过的提示的历史,位于其会话旁边;其中没有用量",
+    ),
+    "replay.not-read.kimi-index": (
+        "Kimi Code's index of its sessions' work folders, beside its sessions; it holds no usage",
+        "Kimi Code 对其会话工作文件夹的索引,位于其会话旁边;其中没有用量",
+    ),
+    "replay.not-read.claude-history": (
+        "Claude Code's history of the prompts typed, beside its projects; it holds no usage",
+        "Claude Code 输入过的提示的历史,位于其 projects 旁边;其中没有用量",
+    ),
+    "replay.not-read.opencode-session": (
+        "OpenCode's note of a session's title and folder; its messages, beside it in "
+        "storage/message/, are read",
+        "OpenCode 对会话标题与文件夹的记录;其消息位于 storage/message/,会被读取",
+    ),
     "replay.not-read.claude-meta": (
         "Claude Code's note of what a subagent ran (its type and description), beside "
         "its file, which is read",

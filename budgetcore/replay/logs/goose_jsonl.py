@@ -46,11 +46,13 @@ LACKS_MODEL = "replay.log.lacks.goose-jsonl-no-model"
 
 def claims(obj: dict[str, object]) -> bool:
     """Goose's session metadata line: ``description`` and ``message_count`` (the keys
-    storage.rs requires of it), with one of its token counts or ``working_dir``."""
+    storage.rs requires of it), with one of its token counts or ``working_dir``, or
+    ``extension_data``: Goose's own loader of these files (``session/legacy.rs``) fills
+    the line in as its ``Session``, whose tests write one without the others."""
     return (
         "description" in obj
         and "message_count" in obj
-        and any(k in obj for k in ("working_dir", *_LAST, *_ACCUMULATED))
+        and any(k in obj for k in ("working_dir", "extension_data", *_LAST, *_ACCUMULATED))
     )
 
 

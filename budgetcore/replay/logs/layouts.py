@@ -82,10 +82,51 @@ def _grouped(owned: dict[str, list[str]]) -> tuple[SessionFiles, ...]:
     return tuple(SessionFiles(main, (main, *sorted(rest))) for main, rest in owned.items())
 
 
+def _roots_with(
+    present: frozenset[str], folder: str, is_session: Callable[[str], bool]
+) -> set[str]:
+    """The folders (``""`` the folder given) holding a ``<folder>/`` with a session file
+    in it at any depth: an agent's data folder, where it keeps files beside its
+    sessions."""
+    roots: set[str] = set()
+    for q in present:
+        parts = q.split("/")
+        if folder in parts[:-1] and is_session(parts[-1]):
+            roots.add("/".join(parts[: parts.index(folder)]))
+    return roots
+
+
+def _beside(
+    paths: Sequence[str], names: dict[str, str], roots: set[str]
+) -> tuple[tuple[str, str], ...]:
+    """The files of ``names`` (name -> why) at the top of one of ``roots``."""
+    out = []
+    for p in paths:
+        folder, name = _split(p)
+        if name in names and folder in roots:
+            out.append((p, names[name]))
+    return tuple(out)
+
+
+#: Files Codex CLI keeps at the top of its home (``$CODEX_HOME``, the folder ccusage
+#: reads), beside ``sessions/``: codex-rs ``core/src/rollout/session_index.rs`` (a
+#: thread's name, ``{id, thread_name, updated_at}``) and ``core/src/message_history.rs``
+#: (the prompts typed, ``{session_id, ts, text}``). No usage; each was read as a session
+#: no agent writes, which left the folder's total unknown (held out in round 10g).
+_CODEX_HOME_FILES = {
+    "session_index.jsonl": "replay.not-read.codex-index",
+    "history.jsonl": "replay.not-read.codex-history",
+}
+
+
 def plan_codex(paths: Sequence[str], present: frozenset[str]) -> Claim:
-    """A compressed rollout beside its plain twin: the plain one is read."""
+    """A compressed rollout beside its plain twin: the plain one is read. Codex's home
+    holds its index of thread names and its prompt history beside ``sessions/``: not
+    read, each said as what it is."""
     twins = tuple(p for p in paths if p.endswith(".jsonl.zst") and p[:-4] in present)
-    return Claim((), _why(twins, "replay.not-read.codex-twin"))
+    roots = _roots_with(present, "sessions", lambda n: n.startswith("rollout-"))
+    home = _beside(paths, _CODEX_HOME_FILES, roots) if roots else ()
+    return Claim((), _why(twins, "replay.not-read.codex-twin") + home)
 
 
 def plan_kimi(paths: Sequence[str], present: frozenset[str]) -> Claim:
@@ -127,7 +168,13 @@ def plan_kimi(paths: Sequence[str], present: frozenset[str]) -> Claim:
             context.append(p)
     for main in list(owned):
         owned[main] = [f for f in owned[main] if f != main]
-    return Claim(_grouped(owned), _why(context, "replay.not-read.kimi-context"))
+    # Kimi Code's index of its sessions' work folders ({sessionId, workDir}) at the top
+    # of its data folder, beside sessions/ (other projects' Kimi Code readers, code index
+    # ids 68910894756, 59905232345): no usage. It read "no usable request in this Claude
+    # Code file" (held out in round 10g).
+    roots = _roots_with(present, "sessions", lambda n: n == "wire.jsonl")
+    index = _beside(paths, {"session_index.jsonl": "replay.not-read.kimi-index"}, roots)
+    return Claim(_grouped(owned), _why(context, "replay.not-read.kimi-context") + index)
 
 
 def is_kimi_context(name: str) -> bool:
@@ -257,7 +304,16 @@ def plan_opencode(paths: Sequence[str], present: frozenset[str]) -> Claim:
     for files in messages.values():
         own = [f for m in files for f in parts_of.get(_message_key(m), ())]
         sessions.append(SessionFiles(files[0], (*files, *own)))
-    return Claim(tuple(sessions))
+    # storage/session/<project>/<session>.json: the session's title and folder, beside
+    # its messages (no usage). It read "no agent we read writes such a file" (round 10g).
+    notes: list[str] = []
+    for p in paths:
+        parts = p.split("/")
+        if len(parts) >= 4 and parts[-3] == "session" and parts[-4] == "storage":
+            storage = "/".join(parts[:-3])
+            if f"{storage}/message/{parts[-1].removesuffix('.json')}" in messages:
+                notes.append(p)
+    return Claim(tuple(sessions), _why(notes, "replay.not-read.opencode-session"))
 
 
 def _message_key(path: str) -> tuple[str, str]:
@@ -370,4 +426,9 @@ def plan_claude(paths: Sequence[str], present: frozenset[str]) -> Claim:
             owned.setdefault(owner, []).append(p)
         elif p.rsplit("/", 1)[-1] == "journal.jsonl" and "subagents" in p.split("/"):
             unread.append((p, "replay.not-read.claude-journal"))
-    return Claim(_grouped(owned), tuple(unread))
+    # The prompts typed, ~/.claude/history.jsonl ({display, pastedContents, timestamp,
+    # project}), beside projects/ in the folder ccusage reads: no usage. It was read as
+    # a session no agent writes, which left the folder's total unknown (round 10g).
+    roots = _roots_with(present, "projects", lambda n: n.endswith(".jsonl"))
+    history = _beside(paths, {"history.jsonl": "replay.not-read.claude-history"}, roots)
+    return Claim(_grouped(owned), (*unread, *history))
