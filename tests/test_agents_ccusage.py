@@ -618,7 +618,8 @@ def _billed_by_session_id(base: Path) -> dict[str, list[tuple[tuple[int, ...], D
 
 
 @pytest.mark.parametrize(
-    "fixture", ["otel-events", "otel-events-store", "store-events", "store-events-otel"]
+    "fixture",
+    ["otel-events", "otel-events-open", "otel-events-store", "store-events", "store-events-otel"],
 )
 def test_a_copilot_folder_bills_each_session_id_once_as_ccusage(fixture: str) -> None:
     """A Copilot CLI data folder holding an OpenTelemetry export and events.jsonl files
@@ -627,7 +628,8 @@ def test_a_copilot_folder_bills_each_session_id_once_as_ccusage(fixture: str) ->
     source per session"), with ccusage 20.0.24's tokens and cost, session by session. The
     shared session was billed twice (the export's spans and the events' totals), and
     with a store the export was read instead of the store and the totals, so a session
-    only the events held was lost."""
+    only the events held was lost. In otel-events-open the shared session's events.jsonl
+    holds no usage: the export bills it, as ccusage does."""
     base = LOGS / "copilot" / fixture
     theirs = _copilot_home_sessions(base)
     ours = _billed_by_session_id(base)

@@ -14,6 +14,7 @@ import subprocess
 import sys
 from decimal import Decimal
 from pathlib import Path
+from typing import Any
 
 import pytest
 
@@ -512,36 +513,41 @@ def test_copilot_session_store_is_one_request_per_usage_event() -> None:
     result = run_cli(["replay", "--log", str(folder), "--usage", "--format", "jsonl"])
     assert result.code == 0, result.err
     # Its events.jsonl is read with the store beside it: the store bills session-1, so
-    # the file's shutdown is a copy and it costs nothing (it was listed as not read).
+    # the file's shutdown is a copy, and the file is one of that session's (its ledger),
+    # not a session of its own (copilot40c: it was a third session, "not read").
     assert "not read as sessions" not in result.err
     total = _total(result.out)
-    assert total["sessions"] == 3
-    (unread,) = total["sessions_unreadable"]  # type: ignore[misc]
-    assert unread["session"] == "session-state/session-1/events.jsonl"
-    assert unread["costs_nothing"] is True
+    assert total["sessions"] == 2
+    assert total["sessions_unreadable"] == []
+    rows = [json.loads(x) for x in result.out.splitlines()[:-1]]
+    (billed,) = [r for r in rows if r["session"] == "session-store.db#session-1"]
+    files = [(f["file"], f["lines"]) for f in billed["summary"]["log"]["ledger"]]
+    assert files == [("session-store.db#session-1", 2), ("session-state/session-1/events.jsonl", 6)]
 
 
 def test_a_copilot_folder_bills_its_usage_once_whichever_records_it_holds() -> None:
     """Each export file is read with the folder's session store and its events.jsonl
     files as companions (they tell it which sessions another source bills), each
-    events.jsonl with the store; every store and events.jsonl is a session of its own.
-    The export was read instead of the store and the totals: sessions it did not hold
-    were lost; then the totals beside a store were not read, a session the store
-    lacked lost."""
+    events.jsonl with the store and the exports (copilot40c: an events.jsonl without
+    usage is a copy of a session an export bills); every store and events.jsonl is read
+    as a session of its own. The export was read instead of the store and the totals:
+    sessions it did not hold were lost; then the totals beside a store were not read, a
+    session the store lacked lost. An events.jsonl picked alone (no session-state/<id>
+    folder) beside a store is read with it too (copilot40c)."""
     from budgetcore.replay.logs.folder import plan_folder  # noqa: PLC0415
 
     store, events, otel = "session-store.db", "session-state/a/events.jsonl", "otel/x.jsonl"
     plan = plan_folder([store, events, otel])
     assert [(s.name, s.files) for s in plan.sessions] == [
         (otel, (otel, store, events)),
-        (events, (events, store)),
+        (events, (events, store, otel)),
         (store, (store,)),
     ]
     assert plan.not_read == ()
     plan = plan_folder([events, otel])
     assert [(s.name, s.files) for s in plan.sessions] == [
         (otel, (otel, events)),
-        (events, (events,)),
+        (events, (events, otel)),
     ]
     assert plan.not_read == ()
     plan = plan_folder([store, events])  # per-turn usage before the totals
@@ -549,14 +555,29 @@ def test_a_copilot_folder_bills_its_usage_once_whichever_records_it_holds() -> N
         [(events, store), (store,)],
         (),
     )
+    plan = plan_folder([store, "events.jsonl"])  # picked one by one: no folder
+    assert [s.files for s in plan.sessions] == [("events.jsonl", store), (store,)]
     plan = plan_folder([events])
     assert ([s.name for s in plan.sessions], plan.not_read) == ([events], ())
+    plan = plan_folder(["events.jsonl"])
+    assert ([s.files for s in plan.sessions], plan.not_read) == ([("events.jsonl",)], ())
     plan = plan_folder([otel])
     assert ([s.files for s in plan.sessions], plan.not_read) == ([(otel,)], ())
 
 
 _A = "cccccccc-0000-4000-8000-0000000000a1"
 _C = "cccccccc-0000-4000-8000-0000000000c1"
+
+
+def _store_ledgers(rows: list[dict[str, Any]]) -> dict[str, dict[str, int]]:
+    """The files beside its own in each session-store session's ledger (the CLI's JSON
+    Lines rows), with their copies by kind."""
+    return {
+        f["file"]: f["duplicates"]
+        for r in rows
+        if r["session"].startswith("session-store.db#")
+        for f in r["summary"]["log"]["ledger"][1:]
+    }
 
 
 @pytest.mark.parametrize(
@@ -600,16 +621,19 @@ def test_a_copilot_folder_of_an_export_and_events_totals_ccusage_s_sum(
     assert Decimal(measured["cost"]) == Decimal("0.02015")
     rows = [json.loads(x) for x in result.out.splitlines()[:-1]]
     assert [r["session"] for r in rows if "summary" in r] == sessions
-    # An events.jsonl whose session the store bills: no request, costing nothing.
-    unread = total["sessions_unreadable"]
-    assert isinstance(unread, list)
-    assert [(u["session"], u["costs_nothing"]) for u in unread] == [(e, True) for e in elsewhere]
+    # An events.jsonl whose session the store bills: a file of the store's session (its
+    # ledger), not a session (copilot40c: each was a session "not read" of its own).
+    assert total["sessions"] == len(sessions)
+    assert total["sessions_unreadable"] == []
+    assert _store_ledgers(rows) == {e: {"a session the session store bills": 1} for e in elsewhere}
     assert not [x for x in result.err.splitlines() if x.startswith("not read as sessions")]
     paths = sorted(p for p in folder.rglob("*") if p.is_file())
     files = tuple((f"{fixture}/{p.relative_to(folder).as_posix()}", p.read_bytes()) for p in paths)
     loaded, page_not_read = reader.finish(import_steps(files, picked_folder=True))
     names = sorted(x.name.removeprefix(f"{fixture}/") for x in loaded)
-    assert names == sorted([*sessions, *elsewhere])
+    assert names == sorted(sessions)
+    page_files = {f.name for x in loaded if x.log for f in x.log.ledger}
+    assert {f"{fixture}/{e}" for e in elsewhere} <= page_files
     assert folder_usage(loaded).cost == Decimal(measured["cost"])
     assert page_not_read == ()
     (log,) = [x.log for x in loaded if x.name.endswith("otel/copilot-otel.jsonl")]
@@ -669,11 +693,12 @@ def test_a_copilot_session_the_store_lacks_is_read_from_its_events_once(
         f"session-store.db#{_SB}",
     ]
     assert [r["session"] for r in rows if "summary" in r] == billed
-    unread = total["sessions_unreadable"]
-    assert isinstance(unread, list)
+    # A's and B's events.jsonl: files of the store's sessions A and B (copilot40c: each
+    # was a session not read, costing nothing).
+    assert total["sessions"] == len(billed)
+    assert total["sessions_unreadable"] == []
     elsewhere = [f"session-state/{s}/events.jsonl" for s in (_SA, _SB)]
-    assert [(u["session"], u["costs_nothing"]) for u in unread] == [(e, True) for e in elsewhere]
-    assert all("a session the session store bills: 1" in u["problems"][-1] for u in unread)
+    assert _store_ledgers(rows) == {e: {"a session the session store bills": 1} for e in elsewhere}
     if export:
         (log,) = [r for r in rows if r["session"] == "otel/copilot-otel.jsonl"]
         (entry,) = log["summary"]["log"]["ledger"]
@@ -685,9 +710,121 @@ def test_a_copilot_session_the_store_lacks_is_read_from_its_events_once(
     files = tuple((f"{fixture}/{p.relative_to(folder).as_posix()}", p.read_bytes()) for p in paths)
     loaded, page_not_read = reader.finish(import_steps(files, picked_folder=True))
     names = sorted(x.name.removeprefix(f"{fixture}/") for x in loaded)
-    assert names == sorted([*billed, *elsewhere])
+    assert names == sorted(billed)
     assert folder_usage(loaded).cost == Decimal(measured["cost"])
     assert page_not_read == ()
+
+
+@pytest.mark.parametrize("workers", ["1", "2"])
+def test_a_copilot_events_file_without_usage_is_a_copy_of_the_export_s_session(
+    workers: str, tmp_path: Path
+) -> None:
+    """copilot/otel-events-open: session A's events.jsonl holds no usage (no shutdown),
+    and the export bills A, as ccusage 20.0.24 does (tests/test_agents_ccusage.py).
+    The file is a copy of the export's session: it costs nothing and says why, and the
+    folder's total is known, ccusage's $0.016525 (copilot40c: it read as a session with
+    no request, the total "unknown (≥ $0.016525)"). The page's import agrees."""
+    from budgetcore.replay.logs.session import folder_usage  # noqa: PLC0415
+    from budgetcore.ui.replay.state import import_steps  # noqa: PLC0415
+
+    folder = tmp_path / "home"
+    shutil.copytree(
+        LOGS / "copilot" / "otel-events-open", folder, ignore=shutil.ignore_patterns("*.md")
+    )
+    proc = subprocess.run(
+        [sys.executable, "-m", "budgetcore", "replay", "--log", str(folder), "--usage"],
+        capture_output=True,
+        text=True,
+        timeout=120,
+        check=False,
+        env={**os.environ, "BUDGETCORE_WORKERS": workers},
+    )
+    assert proc.returncode == 0, proc.stderr
+    total = _total(proc.stdout)
+    measured = total["measured"]
+    assert isinstance(measured, dict)
+    assert measured["cost"] == measured["known_cost"]
+    assert Decimal(measured["cost"]) == Decimal("0.016525")
+    (unread,) = total["sessions_unreadable"]  # type: ignore[misc]
+    assert unread["session"] == f"session-state/{_A}/events.jsonl"
+    assert unread["costs_nothing"] is True
+    assert "an OpenTelemetry export of the folder bills its session" in unread["problems"][0]
+    paths = sorted(p for p in folder.rglob("*") if p.is_file())
+    files = tuple((f"home/{p.relative_to(folder).as_posix()}", p.read_bytes()) for p in paths)
+    loaded, _ = reader.finish(import_steps(files, picked_folder=True))
+    assert folder_usage(loaded).cost == Decimal("0.016525")
+
+
+def test_a_copilot_events_file_picked_alone_beside_its_store_is_billed_once(
+    tmp_path: Path,
+) -> None:
+    """The page's file box gives no folder: a session store and an events.jsonl picked
+    one by one were both billed, session A twice ($0.0214), as no folder named the
+    events' session. Its session.start's sessionId names it (copilot._events_session):
+    the store bills A, the events.jsonl costs nothing, $0.01265 in all (A $0.00875, B
+    $0.0039, ccusage's per session: tests/test_agents_ccusage.py). A folder laid out so
+    (the two files side by side) reads the same in the CLI."""
+    from budgetcore.replay.logs.session import folder_usage  # noqa: PLC0415
+    from budgetcore.ui.replay.state import import_steps  # noqa: PLC0415
+
+    base = LOGS / "copilot" / "store-events"
+    events = (base / "session-state" / _SA / "events.jsonl").read_bytes()
+    files = (
+        ("session-store.db", (base / "session-store.db").read_bytes()),
+        ("events.jsonl", events),
+    )
+    loaded, not_read = reader.finish(import_steps(files))
+    assert not_read == ()
+    assert folder_usage(loaded).cost == Decimal("0.01265")
+    (copy,) = [x for x in loaded if x.name == "events.jsonl"]
+    assert copy.log is None
+    assert copy.costs_nothing
+    flat = tmp_path / "flat"
+    flat.mkdir()
+    for name, data in files:
+        (flat / name).write_bytes(data)
+    result = run_cli(["replay", "--log", str(flat), "--usage", "--format", "jsonl"])
+    assert result.code == 0, result.err
+    measured = _total(result.out)["measured"]
+    assert isinstance(measured, dict)
+    assert Decimal(measured["cost"]) == Decimal("0.01265")
+
+
+def test_a_copilot_store_row_s_counts_read_as_every_other_count() -> None:
+    """A usage event's counts read straight from the row where each is a whole number in
+    range (copilot._row_counts, copilot40c's speed round), else by the one count rule:
+    a null is 0; a text (even of digits), a count past 10^12 or below 0 makes the row
+    malformed (never read as 0), as before the fast path."""
+    import sqlite3  # noqa: PLC0415
+
+    from budgetcore.replay.logs.copilot_store import read_session_store  # noqa: PLC0415
+
+    db = sqlite3.connect(":memory:")
+    db.execute(
+        "CREATE TABLE assistant_usage_events (id INTEGER PRIMARY KEY, session_id TEXT, "
+        "turn_index INTEGER, model TEXT, copilot_usage_model TEXT, input_tokens, "
+        "output_tokens, cache_read_tokens, cache_write_tokens, reasoning_tokens, "
+        "total_nano_aiu, created_at TEXT)"
+    )
+    rows = [
+        (100, 10, 40, None, 0, 0),  # a null write: 0
+        (100, "12", 0, 0, 0, 0),  # a text of digits: malformed
+        (100, 10, 0, 0, 0, 10**13),  # past the largest count: malformed
+        (100, -1, 0, 0, 0, 0),  # below 0: malformed
+        (100, 10, 0, 0, "x", 0),  # a text that is no number: malformed
+    ]
+    for turn, counts in enumerate(rows):
+        db.execute(
+            "INSERT INTO assistant_usage_events (session_id, turn_index, model, "
+            "input_tokens, output_tokens, cache_read_tokens, cache_write_tokens, "
+            "reasoning_tokens, total_nano_aiu, created_at) VALUES ('s', ?, 'gpt-5.4', "
+            "?, ?, ?, ?, ?, ?, '2026-04-01 10:00:00')",
+            (turn, *counts),
+        )
+    (log,) = read_session_store(db, "store")
+    got = [(r.input, r.cache_read, r.cache_write, r.output) for r in log.main.requests]
+    assert got == [(60, 40, 0, 10)]
+    assert [line for f in log.ledger for line in f.malformed] == [2, 3, 4, 5]
 
 
 def test_a_copilot_session_store_is_read_once_for_all_its_events_files(
@@ -697,18 +834,18 @@ def test_a_copilot_session_store_is_read_once_for_all_its_events_files(
     the store's sessions are read once (by its file's identity, in the CLI; by its
     bytes, on the page), not once per events.jsonl (a store may be tens of MB), and a
     store changed on disk is read again."""
-    from budgetcore.replay.logs import copilot  # noqa: PLC0415
+    from budgetcore.replay.logs import copilot_store  # noqa: PLC0415
     from budgetcore.ui.replay.state import import_steps  # noqa: PLC0415
 
     reads: list[int] = []
-    real = copilot._store_sessions
+    real = copilot_store._store_sessions
 
     def counted(stream: reader.LineSource, what: str) -> frozenset[str]:
         reads.append(1)
         return real(stream, what)
 
-    monkeypatch.setattr(copilot, "_store_sessions", counted)
-    monkeypatch.setattr(copilot, "_STORE_IDS", [])
+    monkeypatch.setattr(copilot_store, "_store_sessions", counted)
+    monkeypatch.setattr(copilot_store, "_STORE_IDS", [])
     folder = tmp_path / "home"
     shutil.copytree(LOGS / "copilot" / "store-events-otel", folder)
     for s in ("e1", "e2", "e3"):  # three more sessions the store lacks

@@ -507,14 +507,17 @@ def test_the_sessions_cost_column_is_not_called_the_log_s_own(lang: str) -> None
 @pytest.mark.parametrize("lang", ["en", "zh"])
 def test_an_events_file_whose_session_the_store_bills_says_so(lang: str) -> None:
     """A Copilot CLI events.jsonl beside the session store that bills its session is
-    read (a session the store lacks is billed from it, issue 40): it is a session with
-    nothing billed here that says which file bills it, in the page's language, and not
-    a file left unread (it was listed so, with the store "read instead")."""
+    read (a session the store lacks is billed from it, issue 40): it is a file of the
+    store's session, in its ledger, its copy said in the page's language, not a session
+    of its own (copilot40c: it was a second session, "not read", for one session id)
+    nor a file left unread (it was listed so, with the store "read instead")."""
     panel = with_logs(ReplayPanel(), picked_folder(LOGS / "copilot" / "store" / "copilot"))
     assert panel.log_not_read == ()
-    (events,) = [x for x in panel.logs if x.log is None]
+    assert [x for x in panel.logs if x.log is None] == []
+    (billed,) = [x for x in panel.logs if x.name.endswith("session-store.db#session-1")]
+    assert billed.log is not None
+    (events,) = billed.log.ledger[1:]
     assert events.name.endswith("session-state/session-1/events.jsonl")
-    assert events.costs_nothing
     page = html.unescape(str(logs_html(panel, lang, wide=True)))
     assert t("replay.logs.copy.copilot-by-store", lang) in page
 

@@ -28,7 +28,7 @@ def folder_runs(
             each.append(work(job))
             last = each[-1] or last
             progress.advance(1)
-        return _joined(jobs, each)
+        return _copilot_folded(_joined(jobs, each))
     import copyreg  # noqa: PLC0415 - a large folder only
     from types import MappingProxyType  # noqa: PLC0415
 
@@ -47,7 +47,19 @@ def folder_runs(
         chunksize=max(1, len(jobs) // (4 * workers)),
         done_items=progress.advance,
     )
-    return _joined(jobs, found)
+    return _copilot_folded(_joined(jobs, found))
+
+
+def _copilot_folded(runs: list[Any]) -> list[Any]:
+    """Copilot CLI's events.jsonl files whose sessions the session store bills, each a
+    file of that session's ledger, not a session (copilot_store.fold_store_companions; the
+    page's import calls it too). The reader is imported only where such a file was
+    read."""
+    if not any(r.log is None and r.agent == "copilot-cli" for r in runs):
+        return runs
+    from budgetcore.replay.logs.copilot_store import fold_store_companions  # noqa: PLC0415
+
+    return fold_store_companions(runs)
 
 
 def _joined(jobs: Sequence[Any], each: Sequence[list[Any]]) -> list[Any]:

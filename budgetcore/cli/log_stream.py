@@ -145,7 +145,7 @@ class LaterStream:
 
     def database(self) -> Any:
         """The file open read-only in SQLite, its pages read as asked (a Copilot CLI
-        session store's ids: copilot._store_sessions), or None: read its bytes."""
+        session store's ids: copilot_store._store_sessions), or None: read its bytes."""
         return None if self._database is None else self._database()
 
     def identity(self) -> tuple[int, ...] | None:
@@ -153,7 +153,7 @@ class LaterStream:
         device, inode, size and modification time, and the size and time of a SQLite
         write-ahead log beside it, which its read takes in), or None (no path, no such
         file): a Copilot CLI session store every events.jsonl of its folder is read with
-        is read once (copilot._store_ids)."""
+        is read once (copilot_store._store_ids)."""
         if self._path is None:
             return None
         try:

@@ -305,6 +305,12 @@ MESSAGES: dict[str, tuple[str, str]] = {
         "event of a session the session store bills",
         "由会话库(session-store.db)计费的会话中的事件",
     ),
+    # A line of a Copilot CLI events.jsonl without usage whose session an OpenTelemetry
+    # export of the folder bills (copilot._session_events).
+    "replay.logs.entry.copilot-by-export": (
+        "event of a session an OpenTelemetry export bills",
+        "由 OpenTelemetry 导出计费的会话中的事件",
+    ),
     "replay.logs.entry.settings-no-tokens": ("settings (no tokens)", "设置(无 token)"),
     "replay.logs.entry.session-no-tokens": ("session (no tokens)", "会话(无 token)"),
     "replay.logs.entry.gemini-no-tokens": ("gemini (no tokens)", "gemini 条目(无 token)"),

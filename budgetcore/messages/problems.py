@@ -569,6 +569,13 @@ MESSAGES: dict[str, tuple[str, str]] = {
         "Copilot CLI 只在那里写入会话的 token 数,shutdown 在 CLI 退出时写入"
         "(仍在进行、或以 /new 离开的会话没有)",
     ),
+    "core.log-copilot-export-bills": (
+        "{where} holds no usage, and an OpenTelemetry export of the folder bills its "
+        "session: it is that session's copy, billed once there (as ccusage bills it), and "
+        "costs nothing here",
+        "{where}中没有用量,而文件夹中的 OpenTelemetry 导出为其会话计费:它是该会话的副本,"
+        "只在那里计费一次(与 ccusage 一致),在这里不花费任何费用",
+    ),
     "core.too-large": (
         "{where} is larger than its limit of {limit} ({bytes} bytes)",
         "{where}超过了大小上限 {limit}({bytes} 字节)",

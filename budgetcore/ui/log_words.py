@@ -42,6 +42,7 @@ ENTRY_KEYS = {
     "usage event (no tokens)": "replay.logs.entry.usage-event-no-tokens",
     "otel record (no usage)": "replay.logs.entry.otel-no-usage",
     "event of a session the session store bills": "replay.logs.entry.copilot-by-store",
+    "event of a session an OpenTelemetry export bills": "replay.logs.entry.copilot-by-export",
     "settings (no tokens)": "replay.logs.entry.settings-no-tokens",
     "session (no tokens)": "replay.logs.entry.session-no-tokens",
     "gemini (no tokens)": "replay.logs.entry.gemini-no-tokens",

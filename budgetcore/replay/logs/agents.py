@@ -212,6 +212,8 @@ _COPILOT_NO_BILL = frozenset(
         "otel record (no usage)",
         # An events.jsonl's line of no usage, of a session the session store bills.
         layouts.COPILOT_BY_STORE_EVENT,
+        # A line of an events.jsonl without usage, of a session an export bills.
+        layouts.COPILOT_BY_EXPORT_EVENT,
     }
 )
 
@@ -300,10 +302,11 @@ AGENTS: tuple[Agent, ...] = (
         # held out in round 8, was "not a session log of an agent we read").
         looks_like=lambda d: isinstance(d, dict) and _copilot_event(d.get("type")),
         missing="replay.log.missing.copilot-cli",
-        claims_database=_of("copilot", "claims_database"),
-        read_database=_of("copilot", "read_session_store"),
+        claims_database=_of("copilot_store", "claims_database"),
+        read_database=_of("copilot_store", "read_session_store"),
         plan=layouts.plan_copilot,
         no_request="log-no-requests-copilot",
+        no_request_of=_of("copilot", "no_request_of"),
         no_bill=_COPILOT_NO_BILL,
         billed_elsewhere=frozenset(layouts.COPILOT_BILLED_ELSEWHERE),
         files=("session-store.db", "session-state/<id>/events.jsonl", "otel/*.jsonl"),

@@ -213,6 +213,9 @@ class CopilotData(Struct, gc=False):
     compactionTokensUsed: Any = UNSET
     selectedModel: Any = UNSET
     newModel: Any = UNSET
+    # A session.start's session id: an events.jsonl picked without its folder
+    # (copilot._events_session).
+    sessionId: Any = UNSET
 
 
 class CopilotLine(Struct, gc=False):

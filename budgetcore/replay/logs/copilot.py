@@ -13,11 +13,12 @@
   shutdown's ``tokenDetails``: input 2 + cache write 24,208 = its ``inputTokens``
   24,210); its ``totalNanoAiu`` / 10^11 is the model's own cost.
   ``session.compaction_start`` is a compaction.
-- **session-store.db** (``~/.copilot/session-store.db``): one request per row of
-  ``assistant_usage_events`` (tokscale ``copilot_session_store.rs``); ccusage does not
-  read it. It holds the sessions run since it appeared: an events.jsonl beside it is
-  read with it, and bills its totals only where the store holds no usage of its
-  session (its usage lines are copies there).
+- **session-store.db** (``~/.copilot/session-store.db``): read by :mod:`.copilot_store`.
+  It holds the sessions run since it appeared: an events.jsonl beside it is read with
+  it, and bills its totals only where the store holds no usage of its session (its
+  usage lines are copies there, and the file one of the store's session: a folder's
+  read folds it into that session's ledger). An events.jsonl without usage whose
+  session an export beside it bills is that session's copy (ccusage's order).
 - **OpenTelemetry** (ccusage ``rust/crates/ccusage/src/adapter/copilot/parser.rs``
   @5816e640): a line with ``attributes`` holding ``gen_ai.usage.*`` is a request: a
   ``chat`` span first; an inference-details log, an agent-turn log or an
@@ -39,7 +40,6 @@
 from __future__ import annotations
 
 import dataclasses
-import io
 from collections.abc import Iterable, Sequence
 from decimal import Decimal
 from itertools import chain
@@ -47,31 +47,32 @@ from typing import Any
 
 from budgetcore.errors import Problem
 from budgetcore.inputs.numbers import MAX_TOKENS, bound_text
+from budgetcore.replay.logs.copilot_store import _identity, _model_name, _store_ids
 from budgetcore.replay.logs.layouts import (
     COPILOT_BY_EVENTS,
+    COPILOT_BY_EXPORT_EVENT,
     COPILOT_BY_STORE,
     COPILOT_BY_STORE_EVENT,
+    copilot_session_of,
     is_copilot_events,
+    is_copilot_export,
 )
 from budgetcore.replay.logs.model import ParsedLog
 from budgetcore.replay.logs.reader import LineSource, Steps, count_of, millis
 from budgetcore.replay.logs.tally import (
     TOTALS,
-    Database,
     Row,
     Tally,
     cache_out,
     counts,
-    registry_name,
 )
 
 __all__ = [
     "TOTALS_WHY",
     "claims",
-    "claims_database",
     "is_event_type",
+    "no_request_of",
     "read_copilot",
-    "read_session_store",
 ]
 
 #: The keys this reader looks at, for the compiled decoder (compiled.SKELETONS): a line's
@@ -133,19 +134,14 @@ def claims(obj: dict[str, object]) -> bool:
 def read_copilot(files: Sequence[tuple[str, LineSource]], *, what: str = "log") -> Steps[ParsedLog]:
     tally = Tally("copilot-cli")
     # An export given with the folder's session store and events.jsonl files, an
-    # events.jsonl with the store (layouts.plan_copilot): those are its companions,
-    # read only to learn which sessions they bill, never billed here (each is read
-    # apart as its own session).
+    # events.jsonl with the store and the exports (layouts.plan_copilot): those are its
+    # companions, read only to learn which sessions they bill, never billed here (each
+    # is read apart as its own session).
     companions = [f for f in files[1:] if _companion(f[0])]
     mains = [f for f in files if not (f is not files[0] and _companion(f[0]))]
-    covered = _Covered(companions, what) if companions else None
-
-    def own(name: str) -> str | None:
-        """Why an events.jsonl's usage is not billed here: the session store beside it
-        bills its session (layouts.plan_copilot); None where this file bills it."""
-        path = name.replace("\\", "/")
-        return covered(_session_of(path)) if covered and is_copilot_events(path) else None
-
+    exports = [f for f in companions if _is_export(f[0])]
+    others = [f for f in companions if not _is_export(f[0])]
+    covered = _Covered(others, what) if others else None
     for name, stream in mains:
         tally.open(name)
         # A file with any OpenTelemetry record (``attributes``) is read as one, every
@@ -159,25 +155,87 @@ def read_copilot(files: Sequence[tuple[str, LineSource]], *, what: str = "log") 
                 _otel(tally, chain(head, rows), covered)
                 break
         else:
-            why = own(name) if name is files[0][0] else None
-            if why is None:
+            if name is files[0][0] and (covered is not None or exports):
+                _session_events(tally, name, head, covered, exports, what=what)
+            else:
                 _events(tally, head)
-            else:  # the store bills this session: its usage lines are copies
-                for _number, obj in head:
-                    if _has_usage(obj):
-                        tally.duplicate(why)
-                    else:
-                        tally.entry(COPILOT_BY_STORE_EVENT)
         yield  # a file read (a step per file: _otel and _events take its lines whole)
     return tally.session(mains[0][0] if mains else "")
 
 
+def _session_events(
+    tally: Tally,
+    name: str,
+    rows: list[tuple[int, dict[str, Any]]],
+    covered: _Covered | None,
+    exports: Sequence[tuple[str, LineSource]],
+    *,
+    what: str,
+) -> None:
+    """An events.jsonl read with its folder's session store or exports: billed here
+    only where neither bills its session (docs/replay.md, "Copilot CLI: one source per
+    session"). The store bills a session it holds: this file's usage lines are copies.
+    An export bills a session whose events.jsonl bills nothing (ccusage 20.0.24's
+    order): this file, every line read and none malformed nor with a usage, is then
+    its copy, each line an event of that session."""
+    session = _events_session(name, rows)
+    if session is not None and covered is not None and covered.by_store(session):
+        # Its lines counted at once, not one call each: 360 such files are most of a
+        # home's read (docs/performance.md, copilot40c).
+        copies = sum(1 for _number, obj in rows if _has_usage(obj))
+        if len(rows) > copies:
+            tally.entries_of(((COPILOT_BY_STORE_EVENT, len(rows) - copies),))
+        if copies:
+            dups = tally.files[-1].dups
+            dups[COPILOT_BY_STORE] = dups.get(COPILOT_BY_STORE, 0) + copies
+        return
+    if (
+        session is not None
+        and exports
+        and not tally.files[-1].malformed
+        and not any(_has_usage(obj) for _number, obj in rows)
+        and any(session in _export_ids(stream, what) for _name, stream in exports)
+    ):
+        tally.entries_of(((COPILOT_BY_EXPORT_EVENT, len(rows)),))
+        return
+    _events(tally, rows)
+
+
+def no_request_of(kinds: dict[str, int]) -> str:
+    """Why an events.jsonl without a request bills none, from what it held: its session
+    is an export's (:func:`_session_events`); "" for any other file."""
+    return "log-copilot-export-bills" if COPILOT_BY_EXPORT_EVENT in kinds else ""
+
+
+def _events_session(name: str, rows: Sequence[tuple[int, dict[str, Any]]]) -> str | None:
+    """An events.jsonl's session id: its ``session-state/<id>`` folder's name (ccusage
+    20.0.24 names a session so, probed), else, for a file given without that folder (a
+    file picked alone on the page), its first ``session.start``'s ``sessionId`` (the
+    folder's name, a real 1.0.91 run's capture notes: code index id 71311634877;
+    Irrlicht's adapter notes, github.com/ingo-eichhorst/Irrlicht issue 1256); None where
+    neither names one."""
+    path = name.replace("\\", "/")
+    if is_copilot_events(path):
+        return copilot_session_of(path)
+    for _number, obj in rows:
+        if obj.get("type") == "session.start":
+            data = obj.get("data")
+            sid = data.get("sessionId") if isinstance(data, dict) else None
+            return sid.strip() if isinstance(sid, str) and sid.strip() else None
+    return None
+
+
+_USAGE_EVENTS = frozenset({"session.shutdown", "session.compaction_complete"})
+
+
 def _has_usage(obj: dict[str, Any]) -> bool:
     """An event that carries a usage: a shutdown's model metrics, a compaction's call."""
+    kind = obj.get("type")
+    if kind not in _USAGE_EVENTS:  # most lines: asked first (a home's 18,000 messages)
+        return False
     data = obj.get("data")
     if not isinstance(data, dict):
         return False
-    kind = obj.get("type")
     if kind == "session.shutdown":
         metrics = data.get("modelMetrics")
         return isinstance(metrics, dict) and bool(metrics)
@@ -188,7 +246,15 @@ def _has_usage(obj: dict[str, Any]) -> bool:
 
 def _companion(name: str) -> bool:
     path = name.replace("\\", "/")
-    return is_copilot_events(path) or path.rsplit("/", 1)[-1] == "session-store.db"
+    return (
+        is_copilot_events(path)
+        or is_copilot_export(path)
+        or path.rsplit("/", 1)[-1] == "session-store.db"
+    )
+
+
+def _is_export(name: str) -> bool:
+    return is_copilot_export(name.replace("\\", "/"))
 
 
 class _Covered:
@@ -202,21 +268,28 @@ class _Covered:
     def __init__(self, companions: Sequence[tuple[str, LineSource]], what: str) -> None:
         self._what = what
         self._stores = [s for n, s in companions if not _companion_events(n)]
-        self._events = {_session_of(n): (n, s) for n, s in companions if _companion_events(n)}
-        self._store_ids: frozenset[str] | None = None
+        self._events = {
+            copilot_session_of(n): (n, s) for n, s in companions if _companion_events(n)
+        }
+        self._store_ids: list[frozenset[str]] | None = None
         self._known: dict[str, str | None] = {}
+
+    def by_store(self, session: str) -> bool:
+        """Whether a session store of the companions bills ``session``."""
+        if self._store_ids is None:
+            # Each store's ids as read once (_store_ids), not joined in a new set: an
+            # events.jsonl's read asks once, and the join of 360 ids cost more than
+            # its ask (docs/performance.md, copilot40c).
+            self._store_ids = [_store_ids(stream, self._what) for stream in self._stores]
+        return any(session in ids for ids in self._store_ids)
 
     def __call__(self, session: str) -> str | None:
         """Why the export's records of ``session`` are copies: the source that bills
         them; None where the export is that session's one source."""
         if session in self._known:
             return self._known[session]
-        if self._store_ids is None:
-            self._store_ids = frozenset(
-                sid for stream in self._stores for sid in _store_ids(stream, self._what)
-            )
         why: str | None = None
-        if session in self._store_ids:
+        if self.by_store(session):
             why = COPILOT_BY_STORE
         elif session in self._events:
             name, stream = self._events[session]
@@ -232,70 +305,30 @@ def _companion_events(name: str) -> bool:
     return not name.replace("\\", "/").endswith("session-store.db")
 
 
-def _session_of(name: str) -> str:
-    """An events.jsonl's session id: its folder's name."""
-    return name.replace("\\", "/").split("/")[-2]
+#: The session ids each OpenTelemetry export read bills, beside what identifies its
+#: bytes (_identity), as _STORE_IDS: an events.jsonl without usage asks whether an
+#: export bills its session, and a folder's export is read once for all of them. The
+#: last few exports read (a folder may split its export in several files).
+_EXPORT_IDS: list[tuple[object, frozenset[str]]] = []
+_EXPORTS_KEPT = 16
 
 
-#: The session ids the last session store read bills, beside what identifies its bytes
-#: (_identity): a folder's every events.jsonl is read with the store as its
-#: companion (layouts.plan_copilot), and a store of tens of MB was read again for each.
-_STORE_IDS: list[tuple[object, frozenset[str]]] = []
-
-
-def _store_ids(stream: LineSource, what: str) -> frozenset[str]:
-    """:func:`_store_sessions`, read once per store (its identity) in a process."""
+def _export_ids(stream: LineSource, what: str) -> frozenset[str]:
+    """The session ids an export's requests are of (``_otel``'s, with no companion:
+    what it bills where no other source does), read once per export in a process."""
     key = _identity(stream)
     if key is not None:
-        for known, ids in _STORE_IDS:
+        for known, ids in _EXPORT_IDS:
             if known is key or (type(known) is type(key) and known == key):
                 return ids
-    ids = _store_sessions(stream, what)
+    probe = Tally("copilot-cli")
+    probe.open("export")
+    _otel(probe, probe.lines(stream, what, SKELETON))
+    prefix = "conversation:"
+    ids = frozenset(s.removeprefix(prefix) for s in probe.order if s.startswith(prefix))
     if key is not None:
-        # One store: a folder holds one, and a page's store is its bytes, kept here
-        # until another is read.
-        _STORE_IDS[:] = [(key, ids)]
+        _EXPORT_IDS[:] = [*_EXPORT_IDS[-(_EXPORTS_KEPT - 1) :], (key, ids)]
     return ids
-
-
-def _identity(stream: LineSource) -> object:
-    """What tells a store's bytes from another's without reading them: the stream's own
-    ``identity()`` (the CLI's: its file's device, inode, size and modification time),
-    else an in-memory file's bytes (the page's: the one bytes object it holds, compared
-    as the same object, else by content); None where neither is known (read each time)."""
-    told = getattr(stream, "identity", None)
-    if callable(told):
-        return told()
-    if isinstance(stream, io.BytesIO):
-        return stream.getvalue()
-    return None
-
-
-def _store_sessions(stream: LineSource, what: str) -> frozenset[str]:
-    """The session ids of a session store's usage events (none where the store cannot
-    be opened: it is then refused as its own session, and the export bills all)."""
-    from budgetcore.inputs.text import limit_of  # noqa: PLC0415
-    from budgetcore.replay.logs.tally import database_bytes, sqlite  # noqa: PLC0415
-
-    # The CLI opens the file in SQLite (its pages read as asked); else its bytes.
-    opened = getattr(stream, "database", None)
-    db = opened() if callable(opened) else None
-    data = Database(db) if db is not None else None
-    if data is None:
-        data = Database.of_bytes(database_bytes(stream, limit_of("log"), what))
-    try:
-        if not claims_database(data) or data.db is None:
-            return frozenset()
-        # The sessions it bills: a row of no tokens is no request (read_session_store).
-        rows = data.db.execute(
-            "SELECT DISTINCT session_id FROM assistant_usage_events "
-            "WHERE input_tokens > 0 OR output_tokens > 0"
-        )
-        return frozenset(str(r[0]) for r in rows if r[0] is not None)
-    except (sqlite().Error, UnicodeDecodeError):
-        return frozenset()
-    finally:
-        data.close()
 
 
 def _events(tally: Tally, rows: list[tuple[int, dict[str, Any]]]) -> None:
@@ -443,30 +476,6 @@ def _compaction_usage(
     name = named.strip() if isinstance(named, str) and named.strip() else model
     cost = _nano_aiu(usage.get("copilotUsage"))
     _bill(tally, number, (prompt, read, write, output), model=name, time=time, cost=cost)
-
-
-#: The suffixes Copilot CLI gives a model's 1M-context variant, which no registry entry
-#: carries: "claude-opus-4.6-1m" (a Copilot CLI 1.0.2 shutdown a third party's tests
-#: quote from real events.jsonl files, code index id 51824359266), "-1m-internal".
-#: ccusage 20.0.24 prices both as the model itself (its Copilot adapter's "-1m" and
-#: "-1m-internal"; probed: claude-opus-4.6-1m and claude-opus-4.6-1m-internal at
-#: claude-opus-4.6's prices, gpt-5.4-1m at gpt-5.4's).
-_CONTEXT_SUFFIXES = ("-1m-internal", "-1m")
-
-
-def _model_name(raw: str) -> str:
-    """The registry id a Copilot CLI model name is priced at: without its 1M-context
-    suffix where the registry does not know the name with it, then as
-    :func:`registry_name` finds it. A variant's context tiers stay the model's (the
-    registry's entry says where they start)."""
-    from budgetcore.registry.models import resolve  # noqa: PLC0415 - a model only
-
-    name = raw.strip()
-    for suffix in _CONTEXT_SUFFIXES:
-        if name.lower().endswith(suffix) and resolve(name).model is None:
-            name = name[: -len(suffix)]
-            break
-    return registry_name(name)
 
 
 def _usage(raw: object) -> tuple[int, ...] | Problem:
@@ -816,109 +825,3 @@ def _otel(
             )
         )
     tally.requests_of(pending_series, pending)
-
-
-#: The columns of a session store's usage event the reader takes (tokscale
-#: ``crates/tokscale-core/src/sessions/copilot_session_store.rs`` @7b14a4b458).
-_STORE_QUERY = (
-    "SELECT id, session_id, copilot_usage_model, model, input_tokens, cache_read_tokens, "
-    "cache_write_tokens, output_tokens, reasoning_tokens, total_nano_aiu, created_at "
-    "FROM assistant_usage_events ORDER BY session_id, turn_index, id"
-)
-_STORE_COUNTS = (
-    "input_tokens",
-    "cache_read_tokens",
-    "cache_write_tokens",
-    "output_tokens",
-    "reasoning_tokens",
-    "total_nano_aiu",
-)
-
-
-def claims_database(db: Database) -> bool:
-    """Copilot CLI's ``~/.copilot/session-store.db``: per-turn usage events."""
-    return "assistant_usage_events" in db.tables
-
-
-def read_session_store(db: Any, name: str) -> tuple[ParsedLog, ...]:
-    """Every session of Copilot CLI's session store, one request per usage event:
-    ``input_tokens`` holds the cache reads and writes (tokscale subtracts both), the
-    reasoning is part of the output, ``total_nano_aiu`` / 10^11 its logged cost in
-    dollars (tokscale's ``NANO_AIU_PER_USD``), the model ``copilot_usage_model`` else
-    ``model``. ``db``: the store, open (a sqlite3 connection the caller closes)."""
-    from decimal import Decimal  # noqa: PLC0415
-
-    from budgetcore.errors import ScenarioError  # noqa: PLC0415
-    from budgetcore.replay.logs.tally import sqlite  # noqa: PLC0415
-
-    sqlite3 = sqlite()
-
-    def unusable(exc: Exception) -> ScenarioError:
-        return ScenarioError([Problem.coded("log", "log-sqlite-unreadable-copilot", why=str(exc))])
-
-    try:
-        rows = db.execute(_STORE_QUERY)
-    except sqlite3.Error as exc:
-        raise unusable(exc) from None
-    out: list[ParsedLog] = []
-    tally: Tally | None = None
-    current: object = None
-    number = 0
-    # A session's requests, handed to its ledger at once (Tally.requests_of: a keyword
-    # call of Tally.request per request cost about a microsecond) at the session's end.
-    pending: list[Row] = []
-    try:
-        for eid, sid, usage_model, model, *raw, created in rows:
-            if tally is None or sid != current:
-                if tally is not None:
-                    tally.requests_of("main", pending)
-                    pending = []
-                    out.append(tally.session(f"{name}#{current}"))
-                tally, current, number = Tally("copilot-cli"), sid, 0
-                tally.open(f"{name}#{sid}")
-            number += 1
-            tally.record()
-            found = counts(dict(zip(_STORE_COUNTS, raw, strict=True)), _STORE_COUNTS, "event")
-            if isinstance(found, Problem):
-                tally.malformed(number, found)
-                continue
-            prompt, read, write, output, reasoning, nano = found
-            fresh, read, write = cache_out(prompt, read, write)
-            if not (prompt or output):
-                tally.entry("usage event (no tokens)")
-                continue
-            named = next(
-                (m.strip() for m in (usage_model, model) if isinstance(m, str) and m.strip()),
-                None,
-            )
-            # SQLite's CURRENT_TIMESTAMP form, "YYYY-MM-DD HH:MM:SS", is UTC.
-            stamp = created
-            if isinstance(created, str) and len(created) == 19 and created[10] == " ":
-                stamp = f"{created[:10]}T{created[11:]}Z"
-            time = millis(stamp)
-            pending.append(
-                (
-                    number,
-                    fresh,
-                    read,
-                    output,
-                    min(reasoning, output),
-                    None if named is None else _model_name(named),
-                    time,
-                    None,
-                    0,
-                    write,
-                    Decimal(nano).scaleb(-11) if nano else None,
-                )
-            )
-            tally.ids.append((0, number, f"copilot-event:{eid}", "copilot"))
-        if tally is not None:
-            tally.requests_of("main", pending)
-            out.append(tally.session(f"{name}#{current}"))
-    except sqlite3.Error as exc:
-        # Met as the rows are fetched: a text that is not UTF-8 in a damaged store
-        # ("Could not decode to UTF-8 column 'model'") was an internal error.
-        raise unusable(exc) from None
-    finally:
-        rows.close()
-    return tuple(out)

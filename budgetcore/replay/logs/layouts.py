@@ -12,12 +12,15 @@ from dataclasses import dataclass
 __all__ = [
     "COPILOT_BILLED_ELSEWHERE",
     "COPILOT_BY_EVENTS",
+    "COPILOT_BY_EXPORT_EVENT",
     "COPILOT_BY_STORE",
     "COPILOT_BY_STORE_EVENT",
     "Claim",
     "Planner",
     "SessionFiles",
+    "copilot_session_of",
     "is_copilot_events",
+    "is_copilot_export",
     "plan_amp",
     "plan_claude",
     "plan_cline",
@@ -240,18 +243,27 @@ def plan_copilot(paths: Sequence[str], present: frozenset[str]) -> Claim:
         "replay.not-read.copilot-workspace",
     )
     stores = tuple(p for p in paths if p.rsplit("/", 1)[-1] == "session-store.db")
-    events = tuple(p for p in paths if is_copilot_events(p))
-    exports = tuple(p for p in paths if p.endswith(".jsonl") and p.split("/")[-2:-1] == ["otel"])
+    # An events.jsonl outside a session-state/<id> folder beside a store (files picked
+    # one by one on the page: no folder names the session) is read with it too, its
+    # session named by its session.start (copilot._events_session).
+    events = tuple(
+        p
+        for p in paths
+        if is_copilot_events(p) or (stores and p.rsplit("/", 1)[-1] == "events.jsonl")
+    )
+    exports = tuple(p for p in paths if is_copilot_export(p))
     if not stores and not (events and exports):
         return Claim((), notes)  # each file its own session, as any .jsonl
     # (A companion is read by its session's reader, never billed there; the companion's
-    # own sessions are read apart.)
-    companions = (*stores, *events)
+    # own sessions are read apart.) An export's companions are the sessions' sources
+    # before it; an events.jsonl's, the store before it and the exports after it (an
+    # events.jsonl without usage is a copy of a session an export bills).
+    companions = (*stores, *(p for p in events if is_copilot_events(p)))
     return Claim(
         (
             *(SessionFiles(p, (p, *companions)) for p in exports),
             *(SessionFiles(p, (p,)) for p in stores),
-            *(SessionFiles(p, (p, *stores)) for p in events),
+            *(SessionFiles(p, (p, *stores, *exports)) for p in events),
         ),
         notes,
     )
@@ -265,6 +277,9 @@ COPILOT_BILLED_ELSEWHERE = (COPILOT_BY_EVENTS, COPILOT_BY_STORE)
 #: The ledger's entry kind of an events.jsonl's line of no usage whose session the
 #: session store beside it bills (its usage lines are copies, COPILOT_BY_STORE).
 COPILOT_BY_STORE_EVENT = "event of a session the session store bills"
+#: The ledger's entry kind of a line of an events.jsonl without usage whose session an
+#: OpenTelemetry export of the folder bills (ccusage 20.0.24 bills the export there).
+COPILOT_BY_EXPORT_EVENT = "event of a session an OpenTelemetry export bills"
 
 
 def is_copilot_events(path: str) -> bool:
@@ -273,6 +288,17 @@ def is_copilot_events(path: str) -> bool:
     that differs from the folder is not its id)."""
     parts = path.split("/")
     return len(parts) >= 3 and parts[-1] == "events.jsonl" and parts[-3] == "session-state"
+
+
+def copilot_session_of(path: str) -> str:
+    """A ``session-state/<id>/events.jsonl``'s session id: its folder's name."""
+    return path.replace("\\", "/").split("/")[-2]
+
+
+def is_copilot_export(path: str) -> bool:
+    """``otel/*.jsonl``: an OpenTelemetry export of Copilot CLI's (where ccusage reads
+    one in a data folder)."""
+    return path.endswith(".jsonl") and path.split("/")[-2:-1] == ["otel"]
 
 
 def plan_opencode(paths: Sequence[str], present: frozenset[str]) -> Claim:

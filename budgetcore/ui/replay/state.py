@@ -487,6 +487,12 @@ def import_steps(
             not_read = tuple(sorted((*not_read, (planned[n], _BESIDE))))
         else:
             loaded.append(unread_log)
+    if any(x.log is None and x.agent == "copilot-cli" for x in loaded):
+        # An events.jsonl the session store bills: a file of the store's session, as
+        # the CLI's folder read counts it (copilot_store.fold_store_companions).
+        from budgetcore.replay.logs.copilot_store import fold_store_companions  # noqa: PLC0415
+
+        loaded = fold_store_companions(loaded)
     return tuple(billed_once(loaded)), not_read
 
 
