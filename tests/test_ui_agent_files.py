@@ -649,3 +649,20 @@ def test_a_database_of_no_readable_table_says_so_in_the_page_s_language(
     assert said in page
     if lang == "zh":
         assert "none readable" not in page
+
+
+@pytest.mark.parametrize(
+    ("lang", "place"), [("en", "msg_nr2.json line 1"), ("zh", "msg_nr2.json 第 1 行")]
+)
+def test_a_skipped_line_of_a_session_s_other_file_is_placed_in_the_page_s_language(
+    lang: str, place: str
+) -> None:
+    """The skipped lines' numbers of a session read from several files name each line's
+    file and its line in the page's language: an OpenCode message file's line read
+    "行号:no-role/…/msg_nr2.json line 1" on the Chinese page (the fifteenth walk)."""
+    panel = with_logs(ReplayPanel(), picked_folder(LOGS / "opencode" / "no-role"))
+    page = html.unescape(str(logs_html(panel, lang, wide=True)))
+    skipped = page.split("data-replay-skipped", 1)[1].split("</p>", 1)[0]
+    assert place in skipped
+    if lang == "zh":
+        assert " line " not in skipped
