@@ -666,3 +666,13 @@ def test_a_skipped_line_of_a_session_s_other_file_is_placed_in_the_page_s_langua
     assert place in skipped
     if lang == "zh":
         assert " line " not in skipped
+
+
+@pytest.mark.parametrize(("lang", "said"), [("en", "not requests: none"), ("zh", "非请求条目:无")])
+def test_a_file_of_no_entry_says_none_in_the_page_s_language(lang: str, said: str) -> None:
+    """A file whose every line is malformed holds no kind of entry: the Chinese page
+    said "非请求条目:none" (an OpenCode message file picked alone, the fifteenth walk)."""
+    path = LOGS / "opencode" / "no-role" / "opencode" / "storage" / "message" / "ses_nr"
+    panel = with_logs(ReplayPanel(), (("msg_nr2.json", (path / "msg_nr2.json").read_bytes()),))
+    page = html.unescape(str(logs_html(panel, lang, wide=True)))
+    assert said in page
