@@ -676,3 +676,40 @@ def test_a_file_of_no_entry_says_none_in_the_page_s_language(lang: str, said: st
     panel = with_logs(ReplayPanel(), (("msg_nr2.json", (path / "msg_nr2.json").read_bytes()),))
     page = html.unescape(str(logs_html(panel, lang, wide=True)))
     assert said in page
+
+
+def _options_note(files: tuple[tuple[str, bytes], ...], lang: str) -> str:
+    from budgetcore.ui.events import (  # noqa: PLC0415
+        JobStep,
+        ReplayLogsLoaded,
+        ReplaySourceChosen,
+        ReplayToggled,
+    )
+    from budgetcore.ui.replay.view import render_replay  # noqa: PLC0415
+    from budgetcore.ui.update import initial_state, reduce  # noqa: PLC0415
+
+    state = initial_state(lang=lang, lang_chosen=True)
+    for event in (ReplayToggled(True), ReplaySourceChosen("log"), ReplayLogsLoaded(files)):
+        state = reduce(state, event)
+    screen = render_replay(reduce(state, JobStep("replay")))
+    return html.unescape(str(screen.html["replay-options-note"]))
+
+
+@pytest.mark.parametrize("lang", ["en", "zh"])
+def test_the_note_of_what_the_backtest_sets_names_the_provider_as_the_backtest_does(
+    lang: str,
+) -> None:
+    """The options note says why no cache is modelled as the backtest's own line does:
+    a Cline 3.x task that names no model read "this provider (unknown)", a machine word
+    on the Chinese page, and an OpenCode message of google's model "(google)", the
+    registry's key, where the backtest says Google (the fifteenth walk)."""
+    from budgetcore.ui.replay.backtest import provider_name  # noqa: PLC0415
+
+    note = _options_note(picked_folder(LOGS / "cline" / "v3"), lang)
+    assert note
+    assert "unknown" not in note
+    g4 = LOGS / "opencode" / "model-names" / "opencode" / "storage" / "message"
+    files = tuple((p.name, p.read_bytes()) for p in sorted(g4.rglob("msg_g4.json")))
+    note = _options_note(files, lang)
+    assert f"({provider_name('google', lang)})" in note
+    assert "(google)" not in note

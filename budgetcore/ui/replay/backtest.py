@@ -16,7 +16,7 @@ from collections.abc import Sequence
 from decimal import Decimal
 from typing import TYPE_CHECKING
 
-from budgetcore.messages import CATALOGUE, count, t
+from budgetcore.messages import CATALOGUE, count, provider_name, t
 from budgetcore.ui.markup import Markup, el, join, td
 from budgetcore.units import format_int, format_money
 
@@ -158,13 +158,6 @@ def caveat_text(a: AsRun, lang: str) -> str:
     if not a.cache.known:
         return _no_cache_text(a, "asrun.untrusted", "asrun.untrusted.no-cache", lang)
     return t("asrun.untrusted.providers", lang, provider=provider_name(a.cache.provider, lang))
-
-
-def provider_name(provider: str, lang: str) -> str:
-    """A provider as its company writes it ("Anthropic's rules", not the registry's key
-    "anthropic"); a provider the catalogue does not name, as the registry has it."""
-    key = f"provider.{provider}"
-    return t(key, lang) if key in CATALOGUE else provider
 
 
 def _no_cache_text(a: AsRun, prefix: str, recorded: str, lang: str) -> str:
