@@ -1433,6 +1433,34 @@ def test_the_pages_backtest_and_what_if_are_the_clis_for_the_same_file(fixture: 
     assert cells == {k: _cli_text(v) for k, v in summaries[0].items() if k in cells}
 
 
+@pytest.mark.parametrize("fixture", ["claude/14-resume-copy", "claude/22-crossfile-bigger-wins"])
+def test_a_folder_sessions_backtest_leaves_out_what_another_session_bills_as_the_cli(
+    fixture: str,
+) -> None:
+    """A session of a folder whose responses another session bills (a resumed Claude
+    Code session): its measured usage left them out, its backtest and what-if did not,
+    so the page's line said "measured $0.015999" over a usage table of $0.006987 and
+    every figure differed from ``replay --log FOLDER``'s (the fifteenth walk)."""
+    base = FIXTURES / "logs" / fixture
+    state = reduce(reduce(_open(), ReplaySourceChosen("log")), ReplayLogsLoaded(folder_files(base)))
+    out = subprocess.run(
+        [sys.executable, "-m", "budgetcore", "replay", "--log", str(base), "--format", "jsonl"],
+        capture_output=True,
+        text=True,
+        check=True,
+        cwd=ROOT,
+    )
+    lines = [json.loads(x) for x in out.stdout.splitlines()]
+    cli = {x["session"]: x["summary"] for x in lines if isinstance(x.get("summary"), dict)}
+    assert len(cli) == len(state.replay.logs) == 2
+    elsewhere = 0
+    for i, item in enumerate(state.replay.logs):
+        elsewhere += bool(item.elsewhere)
+        screen = _screen(reduce(state, ReplayLogChosen(i)))
+        assert _backtest_cells(screen.html["replay-log"]) == _cli_backtest(cli[item.name])
+    assert elsewhere == 1
+
+
 @pytest.mark.parametrize("lang", ["en", "zh"])
 def test_a_backtest_off_by_more_than_5_percent_is_said_beside_every_what_if_number(
     lang: str,
