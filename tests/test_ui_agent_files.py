@@ -713,3 +713,33 @@ def test_the_note_of_what_the_backtest_sets_names_the_provider_as_the_backtest_d
     note = _options_note(files, lang)
     assert f"({provider_name('google', lang)})" in note
     assert "(google)" not in note
+
+
+def test_a_cline_session_folder_s_own_side_files_are_said_as_cline_s(tmp_path: Path) -> None:
+    """Cline 4 writes beside a session's ``<id>.messages.json`` its ``<id>.json``
+    manifest, a ``<id>.compaction.json`` sidecar and ``hooks.jsonl`` (RUNTIMES.md,
+    "Session logs"). The manifest and sidecar were "no agent we read writes such a
+    file", and hooks.jsonl a session of its own, "no usable request in this Claude Code
+    file", which made the folder's total and Cline's unknown (the fifteenth walk): each
+    is Cline's, not read, with its reason, in the CLI and the page alike."""
+    home = tmp_path / "cline"
+    shutil.copytree(LOGS / "cline" / "v4", home)
+    session = home / "sessions" / "cline-cli-session"
+    (session / "hooks.jsonl").write_text('{"hookName": "PreToolUse"}\n')
+    (session / "cline-cli-session.compaction.json").write_text('{"version": 1, "messages": []}')
+    result = run_cli(["replay", "--log", str(home), "--usage", "--format", "jsonl"])
+    assert result.code == 0, result.err
+    total = json.loads(result.out.strip().splitlines()[-1])["total"]
+    assert total["sessions"] == 1
+    assert total["measured"]["cost"] == "0.03485100"
+    for name in ("hooks.jsonl", "cline-cli-session.compaction.json", "cline-cli-session.json"):
+        assert name in result.err
+    assert "no agent we read writes" not in result.err
+    panel = with_logs(ReplayPanel(), picked_folder(home))
+    assert len(panel.logs) == 1
+    why = {path.rsplit("/", 1)[-1]: key for path, key in panel.log_not_read}
+    assert why == {
+        "hooks.jsonl": "replay.not-read.cline-hooks",
+        "cline-cli-session.compaction.json": "replay.not-read.cline-compaction",
+        "cline-cli-session.json": "replay.not-read.cline-manifest",
+    }
