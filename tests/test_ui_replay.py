@@ -2203,3 +2203,15 @@ def test_the_backtest_note_of_a_provider_with_no_cache_rules_says_what_each_side
         assert "缓存开启,稳定前缀" not in note
         assert "按未缓存输入建模" in note
         assert "提示缓存关闭" in note
+
+
+def test_a_series_cache_rule_follows_the_cache_line_with_no_space_in_chinese() -> None:
+    """The sentence of a series modelled without the cache follows the cache rules'
+    line as the language joins sentences (msg.sentence-gap): on the Chinese page it
+    read "…(它读取的稳定前缀)。 序列“主会话”按不用缓存建模…", an English space between
+    two Chinese sentences (claude/25-proxy-model-names, the fifteenth walk)."""
+    for lang, gap in (("en", ". <span data-cache-rule"), ("zh", "。<span data-cache-rule")):
+        state = reduce(reduce(_open(), LanguageChosen(lang)), ReplaySourceChosen("log"))
+        files = folder_files(FIXTURES / "logs" / "claude" / "25-proxy-model-names")
+        log = _screen(reduce(state, ReplayLogsLoaded(files))).html["replay-log"]
+        assert gap in log

@@ -246,7 +246,10 @@ def _series_cache_rules(a: AsRun, lang: str) -> list[Markup | str]:
         key, params = part
         name = t("replay.logs.main", lang) if s.name == "main" else s.name
         shown = {k: format_int(v) for k, v in params.items()}
-        out += [" ", el("span", {"data-cache-rule": s.name}, t(key, lang, name=name, **shown))]
+        out += [
+            t("msg.sentence-gap", lang),
+            el("span", {"data-cache-rule": s.name}, t(key, lang, name=name, **shown)),
+        ]
     return out
 
 
