@@ -88,7 +88,7 @@ def test_a_provider_with_no_cache_rules_is_said_as_such(tmp_path: Path) -> None:
     code, _out, err = run("replay", "--log", str(gemini), "--options", _options(tmp_path, OPTIONS))
     assert code == 0, err
     (note,) = _notes(err)
-    assert "no cache rules of this provider (google) are recorded" in note
+    assert "no cache rules of this provider (Google) are recorded" in note
     assert "cache on, stable prefix 0 tokens" not in note
 
 

@@ -652,3 +652,97 @@ def test_a_database_of_no_readable_table_says_so_in_the_page_s_language(
     assert said in page
     if lang == "zh":
         assert "none readable" not in page
+
+
+@pytest.mark.parametrize(
+    ("lang", "place"), [("en", "msg_nr2.json line 1"), ("zh", "msg_nr2.json 第 1 行")]
+)
+def test_a_skipped_line_of_a_session_s_other_file_is_placed_in_the_page_s_language(
+    lang: str, place: str
+) -> None:
+    """The skipped lines' numbers of a session read from several files name each line's
+    file and its line in the page's language: an OpenCode message file's line read
+    "行号:no-role/…/msg_nr2.json line 1" on the Chinese page (the fifteenth walk)."""
+    panel = with_logs(ReplayPanel(), picked_folder(LOGS / "opencode" / "no-role"))
+    page = html.unescape(str(logs_html(panel, lang, wide=True)))
+    skipped = page.split("data-replay-skipped", 1)[1].split("</p>", 1)[0]
+    assert place in skipped
+    if lang == "zh":
+        assert " line " not in skipped
+
+
+@pytest.mark.parametrize(("lang", "said"), [("en", "not requests: none"), ("zh", "非请求条目:无")])
+def test_a_file_of_no_entry_says_none_in_the_page_s_language(lang: str, said: str) -> None:
+    """A file whose every line is malformed holds no kind of entry: the Chinese page
+    said "非请求条目:none" (an OpenCode message file picked alone, the fifteenth walk)."""
+    path = LOGS / "opencode" / "no-role" / "opencode" / "storage" / "message" / "ses_nr"
+    panel = with_logs(ReplayPanel(), (("msg_nr2.json", (path / "msg_nr2.json").read_bytes()),))
+    page = html.unescape(str(logs_html(panel, lang, wide=True)))
+    assert said in page
+
+
+def _options_note(files: tuple[tuple[str, bytes], ...], lang: str) -> str:
+    from budgetcore.ui.events import (  # noqa: PLC0415
+        JobStep,
+        ReplayLogsLoaded,
+        ReplaySourceChosen,
+        ReplayToggled,
+    )
+    from budgetcore.ui.replay.view import render_replay  # noqa: PLC0415
+    from budgetcore.ui.update import initial_state, reduce  # noqa: PLC0415
+
+    state = initial_state(lang=lang, lang_chosen=True)
+    for event in (ReplayToggled(True), ReplaySourceChosen("log"), ReplayLogsLoaded(files)):
+        state = reduce(state, event)
+    screen = render_replay(reduce(state, JobStep("replay")))
+    return html.unescape(str(screen.html["replay-options-note"]))
+
+
+@pytest.mark.parametrize("lang", ["en", "zh"])
+def test_the_note_of_what_the_backtest_sets_names_the_provider_as_the_backtest_does(
+    lang: str,
+) -> None:
+    """The options note says why no cache is modelled as the backtest's own line does:
+    a Cline 3.x task that names no model read "this provider (unknown)", a machine word
+    on the Chinese page, and an OpenCode message of google's model "(google)", the
+    registry's key, where the backtest says Google (the fifteenth walk)."""
+    from budgetcore.ui.replay.backtest import provider_name  # noqa: PLC0415
+
+    note = _options_note(picked_folder(LOGS / "cline" / "v3"), lang)
+    assert note
+    assert "unknown" not in note
+    g4 = LOGS / "opencode" / "model-names" / "opencode" / "storage" / "message"
+    files = tuple((p.name, p.read_bytes()) for p in sorted(g4.rglob("msg_g4.json")))
+    note = _options_note(files, lang)
+    assert f"({provider_name('google', lang)})" in note
+    assert "(google)" not in note
+
+
+def test_a_cline_session_folder_s_own_side_files_are_said_as_cline_s(tmp_path: Path) -> None:
+    """Cline 4 writes beside a session's ``<id>.messages.json`` its ``<id>.json``
+    manifest, a ``<id>.compaction.json`` sidecar and ``hooks.jsonl`` (RUNTIMES.md,
+    "Session logs"). The manifest and sidecar were "no agent we read writes such a
+    file", and hooks.jsonl a session of its own, "no usable request in this Claude Code
+    file", which made the folder's total and Cline's unknown (the fifteenth walk): each
+    is Cline's, not read, with its reason, in the CLI and the page alike."""
+    home = tmp_path / "cline"
+    shutil.copytree(LOGS / "cline" / "v4", home)
+    session = home / "sessions" / "cline-cli-session"
+    (session / "hooks.jsonl").write_text('{"hookName": "PreToolUse"}\n')
+    (session / "cline-cli-session.compaction.json").write_text('{"version": 1, "messages": []}')
+    result = run_cli(["replay", "--log", str(home), "--usage", "--format", "jsonl"])
+    assert result.code == 0, result.err
+    total = json.loads(result.out.strip().splitlines()[-1])["total"]
+    assert total["sessions"] == 1
+    assert total["measured"]["cost"] == "0.03485100"
+    for name in ("hooks.jsonl", "cline-cli-session.compaction.json", "cline-cli-session.json"):
+        assert name in result.err
+    assert "no agent we read writes" not in result.err
+    panel = with_logs(ReplayPanel(), picked_folder(home))
+    assert len(panel.logs) == 1
+    why = {path.rsplit("/", 1)[-1]: key for path, key in panel.log_not_read}
+    assert why == {
+        "hooks.jsonl": "replay.not-read.cline-hooks",
+        "cline-cli-session.compaction.json": "replay.not-read.cline-compaction",
+        "cline-cli-session.json": "replay.not-read.cline-manifest",
+    }

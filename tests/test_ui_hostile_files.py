@@ -333,3 +333,39 @@ def test_preview_after_a_refused_file_keeps_its_refusal(data: bytes, code: str) 
     typed = reduce(initial_state(), ImportPreviewed("", "replace"))
     assert typed.import_preview is not None
     assert [p.code for p in typed.import_preview.problems] == ["import-empty"]
+
+
+def _archives() -> Iterator[tuple[str, bytes, str]]:
+    import bz2  # noqa: PLC0415
+    import gzip  # noqa: PLC0415
+    import io  # noqa: PLC0415
+    import lzma  # noqa: PLC0415
+    import zipfile  # noqa: PLC0415
+
+    log = _claude_line("r1") + _claude_line("r2", parentUuid="r1")
+    for method in (zipfile.ZIP_STORED, zipfile.ZIP_DEFLATED):
+        buffer = io.BytesIO()
+        with zipfile.ZipFile(buffer, "w", method) as z:
+            z.writestr("a.jsonl", log)
+            z.writestr("b.jsonl", log)
+        yield f"logs-{method}.zip", buffer.getvalue(), "zip"
+    yield "a.jsonl.gz", gzip.compress(log), "gzip"
+    yield "a.jsonl.bz2", bz2.compress(log), "bzip2"
+    yield "a.jsonl.xz", lzma.compress(log), "xz"
+
+
+@pytest.mark.parametrize(("name", "data", "kind"), list(_archives()), ids=lambda v: str(v)[:12])
+def test_an_archive_is_refused_as_one_naming_its_kind(name: str, data: bytes, kind: str) -> None:
+    """A zip archive whose files are stored (not compressed) was read as one session: the
+    lines of its files inside, run together, and its headers two malformed lines; a
+    compressed one, or a gzip file, said "not a session log ... line 1 is not UTF-8
+    text" (the fifteenth walk). Each is refused as what it is, in the CLI too."""
+    from tests.helpers import run_cli  # noqa: PLC0415
+
+    state = _load(((name, data),))
+    assert _refused(state) == ("log-archive",)
+    (problem,) = state.replay.log_error
+    assert dict(problem.params)["kind"] == kind
+    result = run_cli(["replay", "--log", "-", "--usage"], stdin=data)
+    assert result.code == 2
+    assert "archive" in result.err or "compressed" in result.err

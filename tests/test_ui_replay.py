@@ -15,7 +15,7 @@ from pathlib import Path
 import pytest
 
 from budgetcore.core.scenario import Scenario
-from budgetcore.messages import CATALOGUE, count, t
+from budgetcore.messages import CATALOGUE, count, provider_name, t
 from budgetcore.replay.logs import LogRequest, LogSeries
 from budgetcore.replay.model import SUMMARY_KEYS, TIMING_SUMMARY_KEYS, Replay
 from budgetcore.replay.simulate import replay
@@ -1433,6 +1433,34 @@ def test_the_pages_backtest_and_what_if_are_the_clis_for_the_same_file(fixture: 
     assert cells == {k: _cli_text(v) for k, v in summaries[0].items() if k in cells}
 
 
+@pytest.mark.parametrize("fixture", ["claude/14-resume-copy", "claude/22-crossfile-bigger-wins"])
+def test_a_folder_sessions_backtest_leaves_out_what_another_session_bills_as_the_cli(
+    fixture: str,
+) -> None:
+    """A session of a folder whose responses another session bills (a resumed Claude
+    Code session): its measured usage left them out, its backtest and what-if did not,
+    so the page's line said "measured $0.015999" over a usage table of $0.006987 and
+    every figure differed from ``replay --log FOLDER``'s (the fifteenth walk)."""
+    base = FIXTURES / "logs" / fixture
+    state = reduce(reduce(_open(), ReplaySourceChosen("log")), ReplayLogsLoaded(folder_files(base)))
+    out = subprocess.run(
+        [sys.executable, "-m", "budgetcore", "replay", "--log", str(base), "--format", "jsonl"],
+        capture_output=True,
+        text=True,
+        check=True,
+        cwd=ROOT,
+    )
+    lines = [json.loads(x) for x in out.stdout.splitlines()]
+    cli = {x["session"]: x["summary"] for x in lines if isinstance(x.get("summary"), dict)}
+    assert len(cli) == len(state.replay.logs) == 2
+    elsewhere = 0
+    for i, item in enumerate(state.replay.logs):
+        elsewhere += bool(item.elsewhere)
+        screen = _screen(reduce(state, ReplayLogChosen(i)))
+        assert _backtest_cells(screen.html["replay-log"]) == _cli_backtest(cli[item.name])
+    assert elsewhere == 1
+
+
 @pytest.mark.parametrize("lang", ["en", "zh"])
 def test_a_backtest_off_by_more_than_5_percent_is_said_beside_every_what_if_number(
     lang: str,
@@ -2164,7 +2192,10 @@ def test_the_backtest_note_of_a_provider_with_no_cache_rules_says_what_each_side
     assert (run.options.cache, run.options.stable_prefix_tokens) == (False, 0)
     assert run.result.summary.main_cached_tokens == 0
     note = unescape(str(_screen(state).html["replay-options-note"]))
-    assert f"({provider})" in note
+    # The provider as the backtest's line names it (its company), not the registry's key
+    # ("(moonshot)" on the Chinese page, where the backtest says 月之暗面; the fifteenth walk).
+    assert f"({provider_name(provider, lang)})" in note
+    assert f"({provider})" not in note
     if lang == "en":
         assert "cache on, stable prefix" not in note
         assert "models every request's context as uncached input" in note
@@ -2173,3 +2204,15 @@ def test_the_backtest_note_of_a_provider_with_no_cache_rules_says_what_each_side
         assert "缓存开启,稳定前缀" not in note
         assert "按未缓存输入建模" in note
         assert "提示缓存关闭" in note
+
+
+def test_a_series_cache_rule_follows_the_cache_line_with_no_space_in_chinese() -> None:
+    """The sentence of a series modelled without the cache follows the cache rules'
+    line as the language joins sentences (msg.sentence-gap): on the Chinese page it
+    read "…(它读取的稳定前缀)。 序列“主会话”按不用缓存建模…", an English space between
+    two Chinese sentences (claude/25-proxy-model-names, the fifteenth walk)."""
+    for lang, gap in (("en", ". <span data-cache-rule"), ("zh", "。<span data-cache-rule")):
+        state = reduce(reduce(_open(), LanguageChosen(lang)), ReplaySourceChosen("log"))
+        files = folder_files(FIXTURES / "logs" / "claude" / "25-proxy-model-names")
+        log = _screen(reduce(state, ReplayLogsLoaded(files))).html["replay-log"]
+        assert gap in log

@@ -734,7 +734,7 @@ def test_the_line_beside_the_picker_says_what_the_runtime_does_with_k_and_s(lang
         assert "它自己的上限为 121,600 tokens" in pi
         assert "(compaction.reserveTokens = 152001)" in pi
         assert "无法在 Anthropic API compaction 中设置" in refused
-        assert refused.endswith("。读数不变:运行时只改变导出与 Tune 的网格。")
+        assert refused.endswith("。读数不变:运行时只改变导出与调参的网格。")
 
 
 @pytest.mark.parametrize("lang", ["en", "zh"])
@@ -1254,3 +1254,15 @@ def test_kimi_s_note_sends_the_page_s_reader_to_its_import_box(lang: str) -> Non
     assert notes is not None
     assert "budgetcore check" not in notes.group(1)
     assert t("runtime-note.kimi-cli-page", lang, w="272,000") in notes.group(1)
+
+
+@pytest.mark.parametrize("runtime", [r for r in RUNTIME_NAMES if r != "article"])
+def test_the_first_screen_line_names_the_tune_panel_as_the_chinese_page_does(
+    runtime: str,
+) -> None:
+    """The line under the first screen's runtime picker ends by saying what the runtime
+    changes: on the Chinese page it read "导出与 Tune 的网格", the panel's English name,
+    where the page calls it 调参 (the fifteenth walk, every runtime, both widths)."""
+    line = render(page(runtime, lang="zh")).text["runtime-effect"]
+    assert "Tune" not in line
+    assert t("nav.tune", "zh") in line

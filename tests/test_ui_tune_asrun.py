@@ -745,3 +745,39 @@ def test_a_databases_session_is_tuned_on_its_as_run_baseline_as_on_the_page(
     assert job.point_costs[result.choice.index].modelled == Decimal(
         choice["what_if"]["modelled_cost"]
     )
+
+
+def test_tune_over_a_folder_bills_each_session_whole_as_tune_does() -> None:
+    """The replay panel's backtest of a resumed session leaves out the responses the
+    session before it bills (as ``replay --log FOLDER``); Tune's baselines stay each
+    session's whole backtest, as ``tune --log FOLDER``'s, so its choice and what-if are
+    the CLI's (the fifteenth walk, which made the first without the second)."""
+    fixture = LOGS / "claude" / "14-resume-copy"
+    state = _tuned("claude/14-resume-copy")
+    job, result = state.tune.job, state.tune.result
+    assert job is not None
+    assert result is not None
+    assert result.choice is not None
+    assert any(item.excluded for item in state.replay.logs)
+    args = ["tune", "--log", str(fixture), "--fragment", "main_model.model=claude-sonnet-4-5"]
+    out = subprocess.run(
+        [sys.executable, "-m", "budgetcore", *args, "--format", "jsonl"],
+        capture_output=True,
+        text=True,
+        check=True,
+        cwd=ROOT,
+    )
+    cli = json.loads(out.stdout.splitlines()[-1])["summary"]
+    page = [
+        (name, str(b.as_run.measured_cost), str(b.as_run.modelled_cost))
+        for (name, _), b in zip(job.inputs.sessions, job.inputs.baselines, strict=True)
+    ]
+    assert page == [(a["session"], a["measured_cost"], a["modelled_cost"]) for a in cli["as_run"]]
+    w = cli["choice"]["what_if"]
+    costs = job.point_costs
+    assert costs is not None
+    c = costs[result.choice.index]
+    assert (c.modelled, c.as_run) == (
+        Decimal(w["modelled_cost"]),
+        Decimal(w["as_run_modelled_cost"]),
+    )

@@ -105,6 +105,13 @@ def t(key: str, lang: str, **params: object) -> str:
     return _en_possessive(text, params) if "}'s" in text else text.format(**params)
 
 
+def provider_name(provider: str, lang: str) -> str:
+    """A provider as its company writes it ("Anthropic's rules", not the registry's key
+    "anthropic"); a provider the catalogue does not name, as the registry has it."""
+    key = f"provider.{provider}"
+    return t(key, lang) if key in CATALOGUE else provider
+
+
 #: An item of a list said in a sentence: a text, or a text with its own list, said
 #: after it in parentheses (a file ending and the agents that write it).
 ListItem = str | tuple[str, tuple[str, ...]]

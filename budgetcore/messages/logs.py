@@ -566,6 +566,20 @@ MESSAGES: dict[str, tuple[str, str]] = {
         "the ui_messages.json beside it",
         "Cline 发送给模型的消息副本;任务的用量从其旁边的 ui_messages.json 读取",
     ),
+    "replay.not-read.cline-manifest": (
+        "Cline's manifest of a session (its model and title), beside its messages file, "
+        "which is read; it holds no usage",
+        "Cline 对会话的清单(模型与标题),位于其消息文件旁边,消息文件会被读取;其中没有用量",
+    ),
+    "replay.not-read.cline-compaction": (
+        "Cline's record of a compaction (the messages it replaced), beside the session's "
+        "messages file; it holds no usage, and Cline's compactions are not read yet",
+        "Cline 对一次压缩的记录(被替换的消息),位于会话消息文件旁边;其中没有用量,且尚未读取 Cline 的压缩",
+    ),
+    "replay.not-read.cline-hooks": (
+        "Cline's log of the hooks a session ran, beside its messages file; it holds no usage",
+        "Cline 记录会话所运行钩子的日志,位于其消息文件旁边;其中没有用量",
+    ),
     "replay.not-read.gemini-logs": (
         "Gemini CLI's record of the prompts typed in a project, which holds no usage",
         "Gemini CLI 记录项目中所输入提示的文件,其中没有用量",

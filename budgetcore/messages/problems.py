@@ -361,6 +361,10 @@ MESSAGES: dict[str, tuple[str, str]] = {
         "{where} is zstd-compressed (a Codex rollout idle for a week is written as .jsonl.zst), and this Python has no zstd decoder: Python 3.14's compression.zstd, or the backports.zstd package (pip install 'budgetcore[zstd]'), reads it",
         "{where}是 zstd 压缩的(闲置一周的 Codex 会话记录会写成 .jsonl.zst),而此 Python 没有 zstd 解码器:Python 3.14 的 compression.zstd 或 backports.zstd 包(pip install 'budgetcore[zstd]')可以读取",
     ),
+    "core.log-archive": (
+        "{where} is a {kind} file (compressed or an archive), not a session log: unpack it and give the files inside (Codex CLI's .jsonl.zst is read as it is)",
+        "{where}是 {kind} 文件(压缩文件或归档),不是会话日志:请先解压,再提供其中的文件(Codex CLI 的 .jsonl.zst 可直接读取)",
+    ),
     "core.log-zstd-corrupt": (
         "{where} is zstd-compressed but cannot be decompressed ({why})",
         "{where}是 zstd 压缩的,但无法解压({why})",

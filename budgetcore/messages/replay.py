@@ -34,6 +34,15 @@ MESSAGES: dict[str, tuple[str, str]] = {
         "This log's backtest sets the prompt cache and the stable prefix, but no cache rules of this provider ({provider}) are recorded: the backtest itself models every request's context as uncached input, with no prefix cached by earlier sessions (stable prefix 0 tokens). The replay and its what-ifs price their requests the same way (prompt cache off), so a what-if's change is the change of K and S alone.",
         "此日志的回测设定了提示缓存与稳定前缀,但没有记录该提供方({provider})的缓存规则:回测本身把每个请求的上下文都按未缓存输入建模,不计更早会话缓存的前缀(稳定前缀 0 tokens)。回放及其假设也按同样方式计价(提示缓存关闭),所以假设的变化只来自 K 与 S 的改变。",
     ),
+    # No provider to look up: the log names no model, or a model of no known maker.
+    "backtest.sets.no-model": (
+        "This log's backtest sets the prompt cache and the stable prefix, but the log names no model, so no provider's cache rules apply: the backtest itself models every request's context as uncached input, with no prefix cached by earlier sessions (stable prefix 0 tokens). The replay and its what-ifs price their requests the same way (prompt cache off), so a what-if's change is the change of K and S alone.",
+        "此日志的回测设定了提示缓存与稳定前缀,但日志没有写明模型,没有可套用的提供方缓存规则:回测本身把每个请求的上下文都按未缓存输入建模,不计更早会话缓存的前缀(稳定前缀 0 tokens)。回放及其假设也按同样方式计价(提示缓存关闭),所以假设的变化只来自 K 与 S 的改变。",
+    ),
+    "backtest.sets.no-maker": (
+        "This log's backtest sets the prompt cache and the stable prefix, but the maker of {model} is not known, so no provider's cache rules apply: the backtest itself models every request's context as uncached input, with no prefix cached by earlier sessions (stable prefix 0 tokens). The replay and its what-ifs price their requests the same way (prompt cache off), so a what-if's change is the change of K and S alone.",
+        "此日志的回测设定了提示缓存与稳定前缀,但不知道 {model} 出自哪家,没有可套用的提供方缓存规则:回测本身把每个请求的上下文都按未缓存输入建模,不计更早会话缓存的前缀(稳定前缀 0 tokens)。回放及其假设也按同样方式计价(提示缓存关闭),所以假设的变化只来自 K 与 S 的改变。",
+    ),
     "backtest.sets.each": (
         "Each log's backtest sets the prompt cache and the stable prefix of its replay: cache on, stable prefix what that session's first request read.",
         "每个日志的回测都设定了其回放的提示缓存与稳定前缀:缓存开启,稳定前缀为该会话第一个请求读取的量。",

@@ -410,7 +410,7 @@ MESSAGES: dict[str, tuple[str, str]] = {
     ),
     "runtime.first-stays": (
         "Readouts unchanged: the runtime changes only the export and Tune's grid.",
-        "读数不变:运行时只改变导出与 Tune 的网格。",
+        "读数不变:运行时只改变导出与调参的网格。",
     ),
     # Between a refusal (a problem's sentence, which has no full stop) and the next one.
     "runtime.first-then": (". ", "。"),

@@ -224,13 +224,21 @@ def backtest_sets_text(asrun: AsRun | None, prefix: int | None, lang: str) -> st
     provider with no recorded cache rules (``prompt_cache.CacheModel.known`` False) is
     said as such: its backtest predicts no cache, and the replay prices its requests so
     too (:func:`whatif_options`)."""
-    from budgetcore.messages import t  # noqa: PLC0415 - text at the edge
+    from budgetcore.messages import provider_name, t  # noqa: PLC0415 - text at the edge
     from budgetcore.units import format_int  # noqa: PLC0415
 
     if asrun is not None and not asrun.cache.known:
         # "cache on, stable prefix 0 tokens" beside "no cache rules of this provider are
-        # recorded" read as a contradiction: each side says what it models.
-        return t("backtest.sets.no-rules", lang, provider=asrun.cache.provider)
+        # recorded" read as a contradiction: each side says what it models. Where no
+        # provider is known (no model, or a model of no known maker) that is said, as
+        # the backtest's own line says it: "this provider (unknown)" it read.
+        missing = asrun.cache.missing
+        if missing == "no-maker":
+            return t("backtest.sets.no-maker", lang, model=asrun.cache.model)
+        if missing.startswith("no-model"):
+            return t("backtest.sets.no-model", lang)
+        provider = provider_name(asrun.cache.provider, lang)
+        return t("backtest.sets.no-rules", lang, provider=provider)
     if prefix is None:
         return t("backtest.sets.each", lang)
     return t("backtest.sets", lang, prefix=format_int(prefix))

@@ -140,10 +140,12 @@ def said_in(p: Problem, lang: str) -> Problem:
             for k, n in p.counts
         )
         return dataclasses.replace(p, params=tuple(params.items()))
-    if p.code != "log-no-requests" or not p.counts:
+    if p.code != "log-no-requests":
         return p
     params = dict(p.params)
+    # A file of malformed lines alone holds no kind of entry: the reader's "none" is
+    # English (it read "非请求条目:none").
     params["entries"] = t("msg.item-sep", lang).join(
         f"{shown_text(entry_kind(k, lang))} {format_int(n)}" for k, n in p.counts
-    )
+    ) or t("phrase.none", lang)
     return dataclasses.replace(p, params=tuple(params.items()))

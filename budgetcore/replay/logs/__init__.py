@@ -105,6 +105,28 @@ def _claimed(value: dict[str, object]) -> Agent | None:
     return None
 
 
+#: A compressed file or an archive, by its first bytes: refused as what it is, never read
+#: (a zip whose files are stored held their lines, read as one session; a gzip file said
+#: "line 1 is not UTF-8 text"). Codex CLI's zstd is read (zst.py).
+_ARCHIVES = (
+    (b"PK\x03\x04", "zip"),
+    (b"PK\x05\x06", "zip"),
+    (b"\x1f\x8b", "gzip"),
+    (b"\xfd7zXZ\x00", "xz"),
+    (b"7z\xbc\xaf\x27\x1c", "7z"),
+)
+
+
+def _archive(first: bytes) -> str | None:
+    """The kind of archive or compressed file whose first line is ``first``, else None."""
+    for magic, kind in _ARCHIVES:
+        if first.startswith(magic):
+            return kind
+    if first.startswith(b"BZh") and first[4:10] in (b"1AY&SY", b"\x17rE8P\x90"):
+        return "bzip2"
+    return "tar" if first[257:262] == b"ustar" else None
+
+
 def _sniff(
     stream: LineSource, name: str = ""
 ) -> tuple[Agent | None, Replayed | Document | Database]:
@@ -121,6 +143,9 @@ def _sniff(
         head.append(raw)
         if len(head) == 1 and raw.startswith(SQLITE_MAGIC):
             return _database(Replayed(head, stream))
+        kind = _archive(raw) if len(head) == 1 else None
+        if kind is not None:
+            raise ScenarioError([Problem.coded("log", "log-archive", kind=kind)])
         if len(head) == 1 and raw.startswith(ZSTD_MAGIC):
             # Compressed (a Codex rollout idle for a week): told from its lines inside.
             from budgetcore.inputs.text import limit_of  # noqa: PLC0415

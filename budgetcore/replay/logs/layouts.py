@@ -416,12 +416,26 @@ def plan_cline(paths: Sequence[str], present: frozenset[str]) -> Claim:
     """v4 ``sessions/<id>/<id>.messages.json``, v3 ``tasks/<task>/ui_messages.json``
     with the task's ``task_metadata.json`` where there is one (the models it ran). The
     task's ``api_conversation_history.json`` beside it, the messages Cline sent, is
-    not read: the usage is in ui_messages.json."""
+    not read: the usage is in ui_messages.json. Nor are v4's ``<id>.json`` manifest,
+    ``<id>.compaction.json`` sidecar and ``hooks.jsonl`` beside its messages file
+    (RUNTIMES.md, "Session logs"): no usage, each said as Cline's (hooks.jsonl was a
+    session of its own, "no usable request in this Claude Code file")."""
     out = []
     unread = []
     for p in paths:
         if p.endswith(".messages.json"):
             out.append(SessionFiles(p, (p,)))
+            base, folder = p.removesuffix(".messages.json"), p.rpartition("/")[0]
+            for side, why in (
+                (f"{base}.json", "replay.not-read.cline-manifest"),
+                (f"{base}.compaction.json", "replay.not-read.cline-compaction"),
+                (
+                    f"{folder}/hooks.jsonl" if folder else "hooks.jsonl",
+                    "replay.not-read.cline-hooks",
+                ),
+            ):
+                if side in present:
+                    unread.append((side, why))
         elif p.rsplit("/", 1)[-1] == "ui_messages.json":
             meta = p.removesuffix("ui_messages.json") + "task_metadata.json"
             out.append(SessionFiles(p, (p, meta) if meta in present else (p,)))

@@ -132,6 +132,8 @@ class _Billed(Protocol):
     def measured(self) -> MeasuredUsage | None: ...
     @property
     def elsewhere(self) -> tuple[tuple[str, int], ...]: ...
+    @property
+    def as_run(self) -> AsRun | None: ...
 
 
 _B = TypeVar("_B", bound=_Billed)
@@ -152,12 +154,17 @@ def billed_once(items: Sequence[_B], resolver: Callable[[str], Resolution] = res
         shown = tuple((items[j].name, n) for j, n in elsewhere.sessions)
         measured = measured_once(item.log, elsewhere, resolver)
         changes: dict[str, object] = {"measured": measured, "elsewhere": shown}
-        if isinstance(item, SessionRun) and item.as_run is not None:
+        if item.as_run is not None:
             from budgetcore.replay.asrun import as_run  # noqa: PLC0415 - loaded with a backtest
 
             backtest = as_run(item.log, resolver, exclude=elsewhere.requests)
             changes["as_run"] = backtest
-            if item.what_if is not None and item.result is not None:
+            if not isinstance(item, SessionRun):
+                # The page's session (ui.replay.state.LoadedLog): its what-if is made
+                # when it is replayed, leaving out the same requests. Its backtest kept
+                # them, beside a measured usage without them (the fifteenth walk).
+                changes["excluded"] = elsewhere.requests
+            elif item.what_if is not None and item.result is not None:
                 from budgetcore.replay.whatif import what_if  # noqa: PLC0415 - loaded with it
 
                 # The what-if is a delta from this same baseline (docs/spec.md §17).

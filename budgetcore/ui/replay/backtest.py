@@ -16,7 +16,7 @@ from collections.abc import Sequence
 from decimal import Decimal
 from typing import TYPE_CHECKING
 
-from budgetcore.messages import CATALOGUE, count, t
+from budgetcore.messages import CATALOGUE, count, provider_name, t
 from budgetcore.ui.markup import Markup, el, join, td
 from budgetcore.units import format_int, format_money
 
@@ -160,13 +160,6 @@ def caveat_text(a: AsRun, lang: str) -> str:
     return t("asrun.untrusted.providers", lang, provider=provider_name(a.cache.provider, lang))
 
 
-def provider_name(provider: str, lang: str) -> str:
-    """A provider as its company writes it ("Anthropic's rules", not the registry's key
-    "anthropic"); a provider the catalogue does not name, as the registry has it."""
-    key = f"provider.{provider}"
-    return t(key, lang) if key in CATALOGUE else provider
-
-
 def _no_cache_text(a: AsRun, prefix: str, recorded: str, lang: str) -> str:
     """Why no cache is predicted (``prefix`` the caveat's keys or the cache line's): the
     provider's rules are not recorded (``recorded``), or what is missing to know the
@@ -253,7 +246,10 @@ def _series_cache_rules(a: AsRun, lang: str) -> list[Markup | str]:
         key, params = part
         name = t("replay.logs.main", lang) if s.name == "main" else s.name
         shown = {k: format_int(v) for k, v in params.items()}
-        out += [" ", el("span", {"data-cache-rule": s.name}, t(key, lang, name=name, **shown))]
+        out += [
+            t("msg.sentence-gap", lang),
+            el("span", {"data-cache-rule": s.name}, t(key, lang, name=name, **shown)),
+        ]
     return out
 
 

@@ -709,6 +709,12 @@ def _exact_int(value: int | None) -> str:
 def _line_numbers(log: ParsedLog, lang: str) -> str:
     nums = []
     for p in log.skipped:
+        params = dict(p.params)
+        if "line" in params and "file" in params:
+            # A line of a session's other file: its file, then the line in the language
+            # (the path's English "… line 1" stood in the Chinese sentence).
+            nums.append(f"{params['file']} {t('where.line', lang, n=params['line'])}")
+            continue
         head = p.path.split(":", 1)[0]
         nums.append(head[5:] if head.startswith("line ") else head)
     shown = t("msg.item-sep", lang).join(nums[:30])

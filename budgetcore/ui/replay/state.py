@@ -106,6 +106,8 @@ class LoadedLog:
     # (that session's name, requests); ``measured`` leaves them out.
     elsewhere: tuple[tuple[str, int], ...] = ()
     as_run: AsRun | None = None  # the backtest (docs/spec.md §17), as the CLI's
+    # (file, line) of the requests in ``elsewhere``: out of the backtest and the what-if.
+    excluded: frozenset[tuple[int, int]] = frozenset()
     # Not read, but nothing in it may carry a bill (replay.logs.agents.costs_nothing):
     # the import's cost stays known, as the CLI's folder total.
     costs_nothing: bool = False
@@ -881,7 +883,7 @@ def _what_if(panel: ReplayPanel, scenario: Scenario, result: Replay | None) -> W
         return None
     from budgetcore.replay.whatif import what_if  # noqa: PLC0415 - a log's replay only
 
-    return what_if(log, chosen.as_run, scenario, result)
+    return what_if(log, chosen.as_run, scenario, result, exclude=chosen.excluded)
 
 
 #: The sessions' turn sources and what they were made from (their sources' keys).

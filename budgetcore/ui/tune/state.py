@@ -281,9 +281,17 @@ def _baselines(panels: tuple[ReplayPanel, ...], picked: Picked) -> tuple[Baselin
             return ()
         if not log.main.requests:
             return ()
+        backtest = chosen.as_run
+        if chosen.excluded:
+            # Tune bills each session whole, as `tune --log` does; the replay panel's
+            # backtest leaves out what another session of the import bills, as
+            # `replay --log`'s (replay.logs.session.billed_once).
+            from budgetcore.replay.asrun import as_run  # noqa: PLC0415
+
+            backtest = as_run(log)
         # Each session's own start (its stable prefix and first context), as its
         # replay in the panel has it: options_of reads the chosen session's log.
-        out.append(Baseline(log, chosen.as_run, options_of(panel, picked)))
+        out.append(Baseline(log, backtest, options_of(panel, picked)))
     return tuple(out)
 
 
