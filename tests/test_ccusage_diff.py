@@ -277,6 +277,7 @@ PRICED = [
     ("codex", "modern-basic"),
     ("codex", "subagent"),
     ("codex", "tier-threshold"),
+    ("codex", "window-full"),
 ]
 
 

@@ -25,10 +25,12 @@ from budgetcore.replay.logs import (
     read_sessions,
     reader,
 )
+from budgetcore.replay.logs.codex import WINDOW_FULL
 from budgetcore.replay.logs.session import folder_usage, run_session
 from budgetcore.ui.replay.state import import_steps
 from tests.fixtures.logs.goose.make import make_tiered
 from tests.helpers import both_decodings, run_cli
+from tests.log_reader_helpers import rollout_three_ways
 
 LOGS = Path(__file__).resolve().parent / "fixtures" / "logs"
 
@@ -1451,3 +1453,25 @@ def test_a_pi_fork_s_copy_of_its_parent_is_billed_once_by_the_parent() -> None:
     assert (ledger.lines, ledger.accounted) == (7, 7)
     assert dict(ledger.duplicates) == {"response copied from the parent session": 2}
     assert len(log.main.requests) == 1
+
+
+def test_a_codex_token_count_of_a_total_alone_is_the_window_full_mark() -> None:
+    """A ``token_count`` whose counts are 0 (written or absent) beside a
+    ``total_tokens`` is what Codex writes when a request overflowed the window
+    (``fill_to_context_window``: the total set to the window, a refused request, no
+    bill). It was "(estimate, all zero)", the label of the all-zero estimate after a
+    compaction; it is labelled for what it is, by the shapes, the compiled decoder and
+    the full decode alike, and bills nothing (fixture ``codex/window-full``)."""
+    (path,) = (LOGS / "codex" / "window-full").rglob("*.jsonl")
+    log = rollout_three_ways(path.name, path.read_bytes())
+    (ledger,) = log.ledger
+    entries = dict(ledger.entries)
+    assert entries[WINDOW_FULL] == 2
+    assert "event_msg/token_count (estimate, all zero)" not in entries
+    assert ledger.malformed == ()
+    requests = log.main.requests
+    assert [(r.input, r.cache_read, r.output) for r in requests] == [
+        (8000, 2000, 500),
+        (6000, 9000, 800),
+    ]
+    assert t("replay.logs.entry.window-full", "zh") != t("replay.logs.entry.window-full", "en")

@@ -247,6 +247,10 @@ MESSAGES: dict[str, tuple[str, str]] = {
         "event_msg/token_count (estimate, all zero)",
         "event_msg/token_count(估算,全为 0)",
     ),
+    "replay.logs.entry.window-full": (
+        "event_msg/token_count (window full: a total alone)",
+        "event_msg/token_count(窗口已满:只有总数)",
+    ),
     "replay.logs.entry.legacy": (
         "legacy rollout line (no token counts)",
         "旧版会话记录行(无 token 计数)",

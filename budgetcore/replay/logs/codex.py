@@ -4,7 +4,8 @@ event whose totals advance.
 - ``last_token_usage`` is the request; without it (the earliest rollouts), the
   difference of ``total_token_usage`` from the previous totals (never below 0).
 - An event repeating the previous totals (written again when rate limits arrive) is a
-  copy; ``info: null`` and all-zero estimates are not requests.
+  copy; ``info: null``, all-zero estimates and the window-full mark (every count 0
+  beside a ``total_tokens``: a refused request) are not requests.
 - A forked or subagent rollout starts with the parent's history copied in one burst
   (a second ``session_meta``, then the parent's items within milliseconds; a fork may
   copy them right after its own ``session_meta``, with no second one): those events
@@ -59,7 +60,7 @@ if TYPE_CHECKING:
     from budgetcore.replay.logs.compiled import CodexLine
 
 
-__all__ = ["FORK_BURST_MS", "NO_INFO", "read_codex"]
+__all__ = ["ESTIMATE", "FORK_BURST_MS", "NO_INFO", "WINDOW_FULL", "read_codex"]
 
 _FIELDS = (
     "input_tokens",
@@ -90,8 +91,29 @@ def _counts(raw: object, path: str) -> tuple[int, ...] | Problem:
     return counts(raw, _FIELDS, path)
 
 
+def _zero_kind(raw: bytes) -> str:
+    """The label of a token_count line whose counts are all 0: the window-full mark
+    where a usage of it holds a ``total_tokens`` above 0, else an estimate. Rare, so
+    the line is decoded again whatever path read it."""
+    obj = decode_line(raw)
+    payload = obj.get("payload") if isinstance(obj, dict) else None
+    info = payload.get("info") if isinstance(payload, dict) else None
+    if isinstance(info, dict):
+        for key in ("last_token_usage", "total_token_usage"):
+            usage = info.get(key)
+            if isinstance(usage, dict) and count_of(usage.get("total_tokens")):
+                return WINDOW_FULL
+    return ESTIMATE
+
+
 _HEAD = b'{"timestamp":"'
 NO_INFO = "event_msg/token_count (rate limits only)"
+ESTIMATE = "event_msg/token_count (estimate, all zero)"
+#: Codex's mark that a request overflowed the window (openai/codex protocol.rs,
+#: TokenUsageInfo::fill_to_context_window, on ContextWindowExceeded): every count 0
+#: beside a ``total_tokens`` (the window, and what was left of it). The request was
+#: refused: no bill, as ccusage reads it (its counts are 0).
+WINDOW_FULL = "event_msg/token_count (window full: a total alone)"
 #: The event_msg types a compiled line does not take: their handling reads more of the
 #: payload than its struct holds, so they are decoded in full.
 _READ_IN_FULL = frozenset(
@@ -354,7 +376,7 @@ def _steps(
                                 window = w
                             inp, cached, output, reasoning, write = astuple(lu)
                             if not (inp or cached or output or reasoning or write):
-                                note("event_msg/token_count (estimate, all zero)")
+                                note(_zero_kind(raw))
                                 continue
                             cached = cached if cached < inp else inp
                             write = write if write < inp - cached else inp - cached
@@ -625,7 +647,7 @@ def _steps(
             window = w if w else window
             inp, cached, output, reasoning, write = last
             if not (inp or cached or output or reasoning or write):
-                note("event_msg/token_count (estimate, all zero)")
+                note(_zero_kind(raw))
                 continue
             cached = cached if cached < inp else inp
             write = min(write, inp - cached)
