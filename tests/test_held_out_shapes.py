@@ -1475,3 +1475,24 @@ def test_a_codex_token_count_of_a_total_alone_is_the_window_full_mark() -> None:
         (6000, 9000, 800),
     ]
     assert t("replay.logs.entry.window-full", "zh") != t("replay.logs.entry.window-full", "en")
+
+
+def test_a_codex_session_meta_s_model_is_the_model_where_no_turn_context_names_one() -> None:
+    """A rollout whose ``session_meta`` carries ``model`` and whose ``turn_context``
+    names none (fixture ``codex/session-meta-model``) had no model, so no price: its
+    cost was unknown. The session_meta's model is the session's until a turn_context
+    (or the event's ``info.model``) names one; ccusage 20.0.24 prices it as gpt-5."""
+    (path,) = (LOGS / "codex" / "session-meta-model").rglob("*.jsonl")
+    data = path.read_bytes()
+    log = rollout_three_ways(path.name, data)
+    assert [r.model for r in log.main.requests] == ["gpt-5.4", "gpt-5.4"]
+    measured = run_session(log.name, log, scenario=None, options=None, replay_it=False).measured
+    assert measured is not None
+    # gpt-5.4: 2,000 uncached input at $2.50/M, 6,000 read at $0.25/M, 400 out at $15/M.
+    assert measured.cost == Decimal("0.0125")
+    # A turn_context naming a model wins over the session_meta's, from where it is.
+    named = data.replace(b'{"turn_id":"turn-1"}', b'{"turn_id":"turn-1","model":"gpt-5-mini"}')
+    assert [r.model for r in rollout_three_ways(path.name, named).main.requests] == [
+        "gpt-5-mini",
+        "gpt-5-mini",
+    ]

@@ -11,7 +11,8 @@ event whose totals advance.
   copy them right after its own ``session_meta``, with no second one): those events
   only move the totals' baseline.
 - Each request's model is ``info.model`` where given, else the latest
-  ``turn_context`` (or ``thread_settings_applied``) model.
+  ``turn_context`` (or ``thread_settings_applied``) model, else the rollout's own
+  ``session_meta`` ``model`` where it has one.
 - Each request's compaction count as Codex itself computes it (``LogSeries.counts``):
   its total tokens plus Codex's estimate of the reasoning items the history carries
   (docs/replay.md, "Predicted compactions").
@@ -529,6 +530,11 @@ def _steps(
                         cli = payload.get("cli_version")
                         # At most 40 characters: a version, never a whole text.
                         version = cli if isinstance(cli, str) and 0 < len(cli) <= 40 else ""
+                        # Some rollouts name the model here (codex-rs' SessionMeta has no
+                        # model; a turn_context without one left it unknown): the
+                        # session's model until a turn_context names one.
+                        named_ = payload.get("model")
+                        model = named_ if isinstance(named_, str) and named_ else model
                         source = payload.get("source")
                         forked = isinstance(payload.get("forked_from_id"), str) or (
                             isinstance(source, dict) and "subagent" in source
