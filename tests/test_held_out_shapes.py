@@ -1498,49 +1498,50 @@ def test_a_codex_session_meta_s_model_is_the_model_where_no_turn_context_names_o
     ]
 
 
-#: An Amp thread as a held-out file of round 10f had it: its id not ``T-<uuid>``, no
-#: ``usageLedger``, an assistant message with Amp's message usage (placeholder numbers).
-_AMP_NO_LEDGER = json.dumps(
+#: An Amp thread whose id is not ``T-<uuid>``, with no ``usageLedger`` and no usage on
+#: its messages (a held-out file of round 10f had that shape; placeholder text).
+_AMP_NO_USAGE = json.dumps(
     {
-        "id": "thread-b",
+        "id": "thread-c",
         "messages": [
             {"role": "user", "messageId": 0, "content": [{"type": "text", "text": "x"}]},
-            {
-                "role": "assistant",
-                "messageId": 1,
-                "content": [{"type": "text", "text": "x"}],
-                "usage": {
-                    "model": "claude-sonnet-4-5",
-                    "timestamp": "2025-11-24T14:00:02.000Z",
-                    "inputTokens": 10,
-                    "outputTokens": 320,
-                    "cacheCreationInputTokens": 6000,
-                    "cacheReadInputTokens": 0,
-                    "totalTokens": 6330,
-                },
-            },
+            {"role": "assistant", "messageId": 1, "content": [{"type": "text", "text": "x"}]},
         ],
     }
 ).encode()
 
 
-def test_an_amp_thread_with_neither_ledger_nor_thread_id_says_what_it_lacks() -> None:
-    """Neither a ``usageLedger`` nor Amp's thread id (``T-<uuid>``) says such a document
-    is a thread (ccusage 20.0.24 reads no session of it either), so it is not read; it
-    said only "is named as Amp names its session files ..., but is not in the shape Amp
-    writes them", in a folder and alone. It says that it looks like Amp's, and what it
-    lacks, in both languages, and it is counted as Amp's."""
+def test_an_amp_thread_of_any_id_with_message_usage_is_read_as_ccusage_reads_it() -> None:
+    """A thread whose id is not ``T-<uuid>`` and which has no ledger but an assistant
+    message with Amp's usage was refused ("is named as Amp names its session files ...,
+    but is not in the shape Amp writes them"), where ccusage 20.0.24 reads a thread of
+    any id; it is read (fixture ``amp/no-ledger-id``, held to ccusage by
+    tests/test_agents_ccusage.py)."""
+    (path,) = (LOGS / "amp" / "no-ledger-id").rglob("*.json")
+    with path.open("rb") as stream:
+        (log,) = read_sessions([(f"threads/{path.name}", stream)])
+    assert log.format == "amp"
+    (request,) = log.main.requests
+    assert (request.input, request.cache_write, request.output) == (10, 6000, 320)
+
+
+def test_an_amp_thread_with_neither_ledger_nor_usage_says_what_it_lacks() -> None:
+    """A thread of another id with neither a ledger nor usage on its messages is no
+    session (ccusage 20.0.24 reads none of it either); it said only that it was named as
+    Amp names its files, or that no agent we read writes such a document. It says that
+    it looks like Amp's, and what it lacks, in both languages, and is counted as
+    Amp's."""
     from budgetcore.replay.logs import unread_agent  # noqa: PLC0415
     from budgetcore.ui.problems import problem_text  # noqa: PLC0415
 
-    for name in ("threads/thread-b.json", "thread-b.json"):
+    for name in ("threads/thread-c.json", "thread-c.json"):
         with pytest.raises(ScenarioError) as caught:
-            read_sessions([(name, io.BytesIO(_AMP_NO_LEDGER))])
+            read_sessions([(name, io.BytesIO(_AMP_NO_USAGE))])
         assert str(caught.value) == (
-            "log looks like a file of Amp but has neither a usageLedger with events nor "
-            "an id T-<uuid> beside its messages (Amp's thread id)"
+            "log looks like a file of Amp but has neither a usageLedger with events nor an "
+            "assistant message with usage (where Amp writes a thread's token counts)"
         )
         assert unread_agent(caught.value) == "amp"
         (problem,) = caught.value.problems
-        assert "usageLedger" in problem_text(problem, "zh")
         assert "看起来是 Amp 文件" in problem_text(problem, "zh")
+        assert "usageLedger" in problem_text(problem, "zh")

@@ -497,10 +497,10 @@ MESSAGES: dict[str, tuple[str, str]] = {
     ),
     "replay.log.missing.opencode": ("has no role and time", "没有 role 与 time"),
     "replay.log.missing.amp": (
-        "has neither a usageLedger with events nor an id T-<uuid> beside its messages "
-        "(Amp's thread id)",
-        "既没有带 events 的 usageLedger,也没有与 messages 并存的 T-<uuid> 形式的 id"
-        "(Amp 的 thread id)",
+        "has neither a usageLedger with events nor an assistant message with usage "
+        "(where Amp writes a thread's token counts)",
+        "既没有带 events 的 usageLedger,也没有带 usage 的 assistant 消息"
+        "(Amp 把 thread 的 token 计数写在那里)",
     ),
     "replay.log.missing.droid": ("has no tokenUsage", "没有 tokenUsage"),
     # A database's tables where SQLite could read none (its ``tables`` parameter).
