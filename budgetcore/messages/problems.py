@@ -361,9 +361,11 @@ MESSAGES: dict[str, tuple[str, str]] = {
         "{where} is zstd-compressed (a Codex rollout idle for a week is written as .jsonl.zst), and this Python has no zstd decoder: Python 3.14's compression.zstd, or the backports.zstd package (pip install 'budgetcore[zstd]'), reads it",
         "{where}是 zstd 压缩的(闲置一周的 Codex 会话记录会写成 .jsonl.zst),而此 Python 没有 zstd 解码器:Python 3.14 的 compression.zstd 或 backports.zstd 包(pip install 'budgetcore[zstd]')可以读取",
     ),
+    # {why}: the zstd decoder's own words, in English whatever the language (data).
     "core.log-zstd-corrupt": (
-        "{where} is zstd-compressed but cannot be decompressed ({why})",
-        "{where}是 zstd 压缩的,但无法解压({why})",
+        "{where} is zstd-compressed but cannot be decompressed: its data is not a whole, "
+        "valid zstd frame (the decoder said: {why})",
+        "{where}是 zstd 压缩的,但无法解压:其数据不是完整有效的 zstd 帧(解码器的原话:{why})",
     ),
     "core.log-zstd-bomb": (
         "{where} is zstd-compressed and decompresses to more than {ratio} times its {size} "
