@@ -1545,3 +1545,22 @@ def test_an_amp_thread_with_neither_ledger_nor_usage_says_what_it_lacks() -> Non
         (problem,) = caught.value.problems
         assert "看起来是 Amp 文件" in problem_text(problem, "zh")
         assert "usageLedger" in problem_text(problem, "zh")
+
+
+def test_a_gemini_json_session_beside_the_jsonl_it_was_migrated_into_is_billed_once() -> None:
+    """Gemini CLI resuming a ``session-*.json`` writes ``session-*.jsonl`` beside it (the
+    same name with an ``l``, the same sessionId), copies every message into it and
+    leaves the ``.json`` (chatRecordingService.ts ``initialize``): both were billed, the
+    copied request twice, as ccusage 20.0.24 bills it. The ``.jsonl`` is read and the
+    ``.json`` listed as migrated into it (fixture ``gemini/migrated``)."""
+    folder = LOGS / "gemini" / "migrated" / "tmp"
+    out = run_cli(["replay", "--log", str(folder), "--usage"])
+    assert out.code == 0, out.err
+    *rows, total = (json.loads(x) for x in out.out.splitlines())
+    assert [r["session"].rsplit("/", 1)[-1] for r in rows] == [
+        "session-2025-11-20T09-00-5e5e5e5e.jsonl"
+    ]
+    assert total["total"]["requests"] == 2
+    assert Decimal(total["total"]["measured"]["cost"]) == Decimal("0.01225")
+    assert "session-2025-11-20T09-00-5e5e5e5e.json (" in out.err
+    assert "migrated" in out.err

@@ -514,6 +514,11 @@ MESSAGES: dict[str, tuple[str, str]] = {
         "no agent we read writes such a file as a session",
         "我们读取的代理都不把这种文件写成会话",
     ),
+    "replay.not-read.gemini-migrated": (
+        "a Gemini CLI session migrated into the .jsonl of its name beside it, which holds "
+        "every message of it and is read instead",
+        "已迁移到旁边同名 .jsonl 的 Gemini CLI 会话,该文件包含其全部消息,改为读取那个文件",
+    ),
     "replay.not-read.codex-twin": (
         "a compressed copy of the Codex CLI rollout beside it, which is read instead",
         "旁边 Codex CLI 会话记录的压缩副本,改为读取那个文件",

@@ -141,15 +141,22 @@ def is_kimi_context(name: str) -> bool:
 
 def plan_gemini(paths: Sequence[str], present: frozenset[str]) -> Claim:
     """``chats/session-*.json(l)``, with its subagents' ``chats/<its id>/<id>.jsonl``
-    (the session's file name carries its id's first 8 characters)."""
+    (the session's file name carries its id's first 8 characters). A ``.json`` beside
+    the ``.jsonl`` of its name is not read: Gemini CLI resuming a ``.json`` session
+    writes that ``.jsonl`` with every message of it and leaves the ``.json``
+    (chatRecordingService.ts ``initialize``, "Migrate the entire legacy record")."""
     by_prefix: dict[tuple[str, str], str] = {}
     sessions: dict[str, list[str]] = {}
+    migrated: list[str] = []
     for p in paths:
         chats, _, name = p.rpartition("/")
         # The chats folder itself given: its sessions at the top.
         in_chats = (chats == "" or chats.rsplit("/", 1)[-1] == "chats") and name.startswith(
             "session-"
         )
+        if in_chats and name.endswith(".json") and p + "l" in present:
+            migrated.append(p)
+            continue
         if in_chats and name.endswith((".json", ".jsonl")):
             stem = name.removesuffix(".jsonl").removesuffix(".json")
             by_prefix[(chats, stem.rsplit("-", 1)[-1])] = p
@@ -165,7 +172,11 @@ def plan_gemini(paths: Sequence[str], present: frozenset[str]) -> Claim:
     # user typed, for the input's history, with no usage in them.
     projects = {chats.rpartition("/")[0] for chats, _ in by_prefix if chats.endswith("chats")}
     logs = [p for p in paths if _split(p) in {(d, "logs.json") for d in projects}]
-    return Claim(_grouped(sessions), _why(logs, "replay.not-read.gemini-logs"))
+    return Claim(
+        _grouped(sessions),
+        _why(logs, "replay.not-read.gemini-logs")
+        + _why(migrated, "replay.not-read.gemini-migrated"),
+    )
 
 
 def plan_copilot(paths: Sequence[str], present: frozenset[str]) -> Claim:
