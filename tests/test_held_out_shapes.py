@@ -1564,3 +1564,37 @@ def test_a_gemini_json_session_beside_the_jsonl_it_was_migrated_into_is_billed_o
     assert Decimal(total["total"]["measured"]["cost"]) == Decimal("0.01225")
     assert "session-2025-11-20T09-00-5e5e5e5e.json (" in out.err
     assert "migrated" in out.err
+
+
+def test_a_roo_code_task_is_priced_at_the_one_model_its_environment_details_name() -> None:
+    """Roo Code and Kilo Code (Cline forks) name the API model only in the
+    ``<environment_details>`` of the messages they send
+    (``api_conversation_history.json``): their requests had no model and an unknown
+    cost. Where every such block names one model, it prices the task's requests
+    (fixture ``cline/roo-env-model``); the history is one record of the ledger."""
+    folder = LOGS / "cline" / "roo-env-model"
+    out = run_cli(["replay", "--log", str(folder), "--usage"])
+    assert out.code == 0, out.err
+    *rows, total = (json.loads(x) for x in out.out.splitlines())
+    (row,) = rows
+    log = row["summary"]["log"]
+    assert log["models"] == ["claude-sonnet-4-20250514"]
+    # 17 input at $3/M, 8,400 written at $3.75/M, 8,000 read at $0.30/M, 450 out at $15/M.
+    assert Decimal(total["total"]["measured"]["cost"]) == Decimal("0.040701")
+    history = next(f for f in log["ledger"] if f["file"].endswith("api_conversation_history.json"))
+    assert history["accounted"] == history["lines"] == 1
+
+
+def test_a_roo_code_task_whose_environment_details_name_two_models_takes_neither(
+    tmp_path: Path,
+) -> None:
+    """Which request ran which model is not written beside the usage: with two models
+    named, none is taken and the cost stays unknown (tokscale takes the last)."""
+    shutil.copytree(LOGS / "cline" / "roo-env-model", tmp_path / "roo")
+    (history,) = (tmp_path / "roo").rglob("api_conversation_history.json")
+    text = history.read_text("utf-8")
+    history.write_text(text.replace("claude-sonnet-4-20250514", "gpt-5", 1), "utf-8")
+    out = run_cli(["replay", "--log", str(tmp_path / "roo"), "--usage"])
+    assert out.code == 0, out.err
+    *_rows, total = (json.loads(x) for x in out.out.splitlines())
+    assert total["total"]["measured"]["cost"] is None

@@ -247,6 +247,18 @@ MESSAGES: dict[str, tuple[str, str]] = {
         "event_msg/token_count (estimate, all zero)",
         "event_msg/token_count(估算,全为 0)",
     ),
+    "replay.logs.entry.cline-history-model": (
+        "conversation history (its model named)",
+        "对话历史(写明了其模型)",
+    ),
+    "replay.logs.entry.cline-history-no-model": (
+        "conversation history (no one model named)",
+        "对话历史(没有写明唯一的模型)",
+    ),
+    "replay.logs.entry.cline-history-unneeded": (
+        "conversation history (not needed)",
+        "对话历史(无需读取)",
+    ),
     "replay.logs.entry.window-full": (
         "event_msg/token_count (window full: a total alone)",
         "event_msg/token_count(窗口已满:只有总数)",

@@ -15,6 +15,7 @@ import dataclasses
 
 from budgetcore.errors import Problem, shown_text
 from budgetcore.messages import t
+from budgetcore.replay.logs.cline import HISTORY_MODEL, HISTORY_NO_MODEL, HISTORY_UNNEEDED
 from budgetcore.replay.logs.codex import ESTIMATE, NO_INFO, WINDOW_FULL
 from budgetcore.units import format_int
 
@@ -25,6 +26,9 @@ ENTRY_KEYS = {
     NO_INFO: "replay.logs.entry.rate-limits-only",
     ESTIMATE: "replay.logs.entry.estimate",
     WINDOW_FULL: "replay.logs.entry.window-full",
+    HISTORY_MODEL: "replay.logs.entry.cline-history-model",
+    HISTORY_NO_MODEL: "replay.logs.entry.cline-history-no-model",
+    HISTORY_UNNEEDED: "replay.logs.entry.cline-history-unneeded",
     "legacy rollout line (no token counts)": "replay.logs.entry.legacy",
     "(no type)": "replay.logs.entry.no-type",
     "assistant (<synthetic>)": "replay.logs.entry.synthetic",

@@ -343,21 +343,19 @@ def plan_goose(paths: Sequence[str], present: frozenset[str]) -> Claim:
 
 def plan_cline(paths: Sequence[str], present: frozenset[str]) -> Claim:
     """v4 ``sessions/<id>/<id>.messages.json``, v3 ``tasks/<task>/ui_messages.json``
-    with the task's ``task_metadata.json`` where there is one (the models it ran). The
-    task's ``api_conversation_history.json`` beside it, the messages Cline sent, is
-    not read: the usage is in ui_messages.json."""
+    with the task's ``task_metadata.json`` where there is one (the models it ran) and
+    its ``api_conversation_history.json`` (the messages sent: the model their
+    environment details name, where the metadata names none, as Roo Code's and Kilo
+    Code's; the usage is in ui_messages.json)."""
     out = []
-    unread = []
     for p in paths:
         if p.endswith(".messages.json"):
             out.append(SessionFiles(p, (p,)))
         elif p.rsplit("/", 1)[-1] == "ui_messages.json":
-            meta = p.removesuffix("ui_messages.json") + "task_metadata.json"
-            out.append(SessionFiles(p, (p, meta) if meta in present else (p,)))
-            history = p.removesuffix("ui_messages.json") + "api_conversation_history.json"
-            if history in present:
-                unread.append((history, "replay.not-read.cline-history"))
-    return Claim(tuple(out), tuple(unread))
+            task = p.removesuffix("ui_messages.json")
+            beside = (task + "task_metadata.json", task + "api_conversation_history.json")
+            out.append(SessionFiles(p, (p, *(f for f in beside if f in present))))
+    return Claim(tuple(out))
 
 
 def plan_claude(paths: Sequence[str], present: frozenset[str]) -> Claim:
