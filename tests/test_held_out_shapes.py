@@ -1598,3 +1598,41 @@ def test_a_roo_code_task_whose_environment_details_name_two_models_takes_neither
     assert out.code == 0, out.err
     *_rows, total = (json.loads(x) for x in out.out.splitlines())
     assert total["total"]["measured"]["cost"] is None
+
+
+def test_a_codex_estimate_of_a_total_is_not_the_window_full_mark() -> None:
+    """After a compaction Codex writes its estimate of the history as the last usage's
+    ``total_tokens`` alone, the running totals as they were (recompute_token_usage):
+    an estimate, not the window-full mark, and no request."""
+    lines = [
+        {"type": "turn_context", "payload": {"model": "gpt-5-codex"}},
+        {
+            "type": "event_msg",
+            "payload": {
+                "type": "token_count",
+                "info": {
+                    "total_token_usage": {"input_tokens": 900, "output_tokens": 90},
+                    "last_token_usage": {"input_tokens": 900, "output_tokens": 90},
+                },
+            },
+        },
+        {
+            "type": "event_msg",
+            "payload": {
+                "type": "token_count",
+                "info": {
+                    "total_token_usage": {"input_tokens": 1000, "output_tokens": 100},
+                    "last_token_usage": {"total_tokens": 400},
+                },
+            },
+        },
+    ]
+    data = b"".join(
+        json.dumps({"timestamp": f"2025-10-06T09:00:0{i}.000Z", **x}).encode() + b"\n"
+        for i, x in enumerate(lines)
+    )
+    log = rollout_three_ways("r.jsonl", data)
+    entries = dict(log.ledger[0].entries)
+    assert entries["event_msg/token_count (estimate: a total alone)"] == 1
+    assert WINDOW_FULL not in entries
+    assert len(log.main.requests) == 1

@@ -259,6 +259,10 @@ MESSAGES: dict[str, tuple[str, str]] = {
         "conversation history (not needed)",
         "对话历史(无需读取)",
     ),
+    "replay.logs.entry.estimate-total": (
+        "event_msg/token_count (estimate: a total alone)",
+        "event_msg/token_count(估算:只有总数)",
+    ),
     "replay.logs.entry.window-full": (
         "event_msg/token_count (window full: a total alone)",
         "event_msg/token_count(窗口已满:只有总数)",

@@ -16,7 +16,7 @@ import dataclasses
 from budgetcore.errors import Problem, shown_text
 from budgetcore.messages import t
 from budgetcore.replay.logs.cline import HISTORY_MODEL, HISTORY_NO_MODEL, HISTORY_UNNEEDED
-from budgetcore.replay.logs.codex import ESTIMATE, NO_INFO, WINDOW_FULL
+from budgetcore.replay.logs.codex import ESTIMATE, ESTIMATE_TOTAL, NO_INFO, WINDOW_FULL
 from budgetcore.units import format_int
 
 __all__ = ["COPY_KEYS", "ENTRY_KEYS", "ENTRY_PREFIXES", "ENTRY_SUFFIXES", "entry_kind", "said_in"]
@@ -26,6 +26,7 @@ ENTRY_KEYS = {
     NO_INFO: "replay.logs.entry.rate-limits-only",
     ESTIMATE: "replay.logs.entry.estimate",
     WINDOW_FULL: "replay.logs.entry.window-full",
+    ESTIMATE_TOTAL: "replay.logs.entry.estimate-total",
     HISTORY_MODEL: "replay.logs.entry.cline-history-model",
     HISTORY_NO_MODEL: "replay.logs.entry.cline-history-no-model",
     HISTORY_UNNEEDED: "replay.logs.entry.cline-history-unneeded",

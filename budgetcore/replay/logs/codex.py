@@ -61,7 +61,14 @@ if TYPE_CHECKING:
     from budgetcore.replay.logs.compiled import CodexLine
 
 
-__all__ = ["ESTIMATE", "FORK_BURST_MS", "NO_INFO", "WINDOW_FULL", "read_codex"]
+__all__ = [
+    "ESTIMATE",
+    "ESTIMATE_TOTAL",
+    "FORK_BURST_MS",
+    "NO_INFO",
+    "WINDOW_FULL",
+    "read_codex",
+]
 
 _FIELDS = (
     "input_tokens",
@@ -93,17 +100,24 @@ def _counts(raw: object, path: str) -> tuple[int, ...] | Problem:
 
 
 def _zero_kind(raw: bytes) -> str:
-    """The label of a token_count line whose counts are all 0: the window-full mark
-    where a usage of it holds a ``total_tokens`` above 0, else an estimate. Rare, so
-    the line is decoded again whatever path read it."""
+    """The label of a token_count line whose request counts are all 0: the window-full
+    mark where the running totals are a ``total_tokens`` alone, an estimate of a total
+    where the last usage holds one, else an all-zero estimate. Rare, so the line is
+    decoded again whatever path read it."""
     obj = decode_line(raw)
     payload = obj.get("payload") if isinstance(obj, dict) else None
     info = payload.get("info") if isinstance(payload, dict) else None
-    if isinstance(info, dict):
-        for key in ("last_token_usage", "total_token_usage"):
-            usage = info.get(key)
-            if isinstance(usage, dict) and count_of(usage.get("total_tokens")):
-                return WINDOW_FULL
+    info = info if isinstance(info, dict) else {}
+    totals = info.get("total_token_usage")
+    if (
+        isinstance(totals, dict)
+        and count_of(totals.get("total_tokens"))
+        and not any(count_of(totals.get(key)) for key in _FIELDS)
+    ):
+        return WINDOW_FULL
+    last = info.get("last_token_usage")
+    if isinstance(last, dict) and count_of(last.get("total_tokens")):
+        return ESTIMATE_TOTAL
     return ESTIMATE
 
 
@@ -111,10 +125,14 @@ _HEAD = b'{"timestamp":"'
 NO_INFO = "event_msg/token_count (rate limits only)"
 ESTIMATE = "event_msg/token_count (estimate, all zero)"
 #: Codex's mark that a request overflowed the window (openai/codex protocol.rs,
-#: TokenUsageInfo::fill_to_context_window, on ContextWindowExceeded): every count 0
-#: beside a ``total_tokens`` (the window, and what was left of it). The request was
-#: refused: no bill, as ccusage reads it (its counts are 0).
+#: TokenUsageInfo::fill_to_context_window, on ContextWindowExceeded): the running
+#: totals' counts reset to 0 beside a ``total_tokens`` (the window), the last usage
+#: what was left of it. The request was refused: no bill, as ccusage reads it (its
+#: counts are 0).
 WINDOW_FULL = "event_msg/token_count (window full: a total alone)"
+#: Codex's estimate of its history (after a compaction, recompute_token_usage): the last
+#: usage's counts 0 beside its ``total_tokens``, the running totals left as they were.
+ESTIMATE_TOTAL = "event_msg/token_count (estimate: a total alone)"
 #: The event_msg types a compiled line does not take: their handling reads more of the
 #: payload than its struct holds, so they are decoded in full.
 _READ_IN_FULL = frozenset(
