@@ -169,6 +169,15 @@ DIFFERENCES: dict[tuple[str, str, str], tuple[tuple[int, ...], tuple[int, ...], 
         "ccusage 20.0.24 drops it (adapter/gemini/parser.rs build_event: no model, no "
         "event) and lists no session; we count the request, its cost unknown",
     ),
+    ("gemini", "migrated", "5e5e5e5e-0000-4000-8000-000000000001"): (
+        (3600, 0, 2000, 750),
+        (6100, 0, 2000, 1250),
+        "a session-*.json beside the session-*.jsonl Gemini CLI migrated it into on resume "
+        "(chatRecordingService.ts initialize: every message copied, the same sessionId, "
+        "the .json left): ccusage 20.0.24 reads both under one session id and bills the "
+        "copied request (2,500 input + 500 output) twice; we read the .jsonl and list the "
+        ".json as migrated",
+    ),
     ("amp", "ledger-id", "thread-d"): (
         (1500, 150, 750, 300),
         (1500, 150, 750, 400),

@@ -360,7 +360,10 @@ def test_one_file_is_read_with_the_files_the_agent_lays_beside_it() -> None:
     [
         (b'{"role":"_checkpoint","id":0}\n{"role":"_usage","token_count":9}\n', "Kimi CLI"),
         (b'{\n  "providerLock": "anthropic"\n}\n', "a file of Droid but has no tokenUsage"),
-        (b'{\n  "id": "T-1", "v": 1\n}\n', "a file of Amp but has neither messages"),
+        (
+            b'{\n  "id": "T-1", "v": 1\n}\n',
+            "a file of Amp but has neither a usageLedger with events",
+        ),
         (b'{\n  "sessionID": "s", "modelID": "m"\n}\n', "a file of OpenCode but has no role"),
         # cass's made-up Copilot CLI events (held out in round 8): no data object.
         (
@@ -1191,16 +1194,20 @@ def test_a_folder_s_files_not_read_say_why_each_is_left(tmp_path: Path) -> None:
 def test_a_cline_task_s_conversation_history_is_said_as_cline_s(tmp_path: Path) -> None:
     """The fourth held-out round: a Cline task folder as Cline writes it holds
     api_conversation_history.json beside ui_messages.json (a session validator's test
-    lays one out so), and the note said "no agent we read writes such a file"."""
+    lays one out so), and the note said "no agent we read writes such a file". It is
+    read with its task now (the model Roo Code's and Kilo Code's environment details
+    name): one record of the task's ledger, which says it named no model."""
     shutil.copytree(LOGS / "cline" / "v3" / "tasks", tmp_path / "tasks")
     (ui,) = (tmp_path / "tasks").rglob("ui_messages.json")
     history = ui.with_name("api_conversation_history.json")
     history.write_text('[{"role": "user", "content": "x"}]', "utf-8")
     result = run_cli(["replay", "--log", str(tmp_path), "--usage", "--format", "jsonl"])
     assert result.code == 0, result.err
-    (line,) = [x for x in result.err.splitlines() if x.startswith("not read as sessions")]
+    assert not [x for x in result.err.splitlines() if x.startswith("not read as sessions")]
+    (row,) = [json.loads(x) for x in result.out.splitlines()][:-1]
     name = history.relative_to(tmp_path).as_posix()
-    assert f"{name} (Cline's copy of the messages sent to the model" in line
+    (ledger,) = [f for f in row["summary"]["log"]["ledger"] if f["file"] == name]
+    assert ledger["entries"] == {"conversation history (no one model named)": 1}
 
 
 def test_the_sessions_no_reader_placed_are_the_last_group_by_agent(tmp_path: Path) -> None:

@@ -80,6 +80,17 @@ DIFFERENCES: dict[tuple[str, str, str], tuple[tuple[int, ...], tuple[int, ...], 
         "gap between lines (at most 1 s) and bill the child's own request only (with the "
         "parent's rollout in the folder, ccusage does too)",
     ),
+    (
+        "codex",
+        "session-meta-model",
+        "2026/03/30/rollout-2026-03-30T16-00-00-019d3000-8888-7000-8000-000000000008.jsonl",
+    ): (
+        (2000, 0, 6000, 400),
+        (2000, 0, 6000, 400),
+        "a session_meta naming the model (gpt-5.4) beside a turn_context naming none: "
+        "ccusage reads no model from session_meta and prices the requests as its gpt-5 "
+        "fallback ($0.00725, isFallback); we price the session_meta's model ($0.0125)",
+    ),
     ("claude", "19-pricing-probes", "-home-user-proj/probe-30-_synthetic_.jsonl"): (
         (0, 0, 0, 0),
         (1005, 2000, 301000, 1100),
@@ -277,6 +288,7 @@ PRICED = [
     ("codex", "modern-basic"),
     ("codex", "subagent"),
     ("codex", "tier-threshold"),
+    ("codex", "window-full"),
 ]
 
 

@@ -96,3 +96,20 @@ def test_a_corrupt_frame_is_one_clear_error() -> None:
     with pytest.raises(ScenarioError) as info:
         parse_log((FIXTURES / "codex-zst" / "corrupt.jsonl.zst").read_bytes())
     assert [p.code for p in info.value.problems] == ["log-zstd-corrupt"]
+
+
+def test_a_corrupt_frame_is_said_in_the_page_s_language_the_decoder_s_words_kept() -> None:
+    """The Chinese page said "无法解压(Unable to decompress Zstandard data: ...)": the
+    only reason given was the decoder's English. The catalogue says what is wrong in
+    each language; the decoder's words stay beside it, as data (a walk found it)."""
+    from budgetcore.ui.problems import problem_text  # noqa: PLC0415
+
+    with pytest.raises(ScenarioError) as info:
+        parse_log((FIXTURES / "codex-zst" / "corrupt.jsonl.zst").read_bytes())
+    (problem,) = info.value.problems
+    said = dict(problem.params)["why"]
+    assert said  # the decoder's own words
+    zh = problem_text(problem, "zh")
+    assert "不是完整有效的 zstd 帧" in zh
+    assert said in zh
+    assert "not a whole, valid zstd frame" in problem_text(problem, "en")

@@ -247,6 +247,26 @@ MESSAGES: dict[str, tuple[str, str]] = {
         "event_msg/token_count (estimate, all zero)",
         "event_msg/token_count(估算,全为 0)",
     ),
+    "replay.logs.entry.cline-history-model": (
+        "conversation history (its model named)",
+        "对话历史(写明了其模型)",
+    ),
+    "replay.logs.entry.cline-history-no-model": (
+        "conversation history (no one model named)",
+        "对话历史(没有写明唯一的模型)",
+    ),
+    "replay.logs.entry.cline-history-unneeded": (
+        "conversation history (not needed)",
+        "对话历史(无需读取)",
+    ),
+    "replay.logs.entry.estimate-total": (
+        "event_msg/token_count (estimate: a total alone)",
+        "event_msg/token_count(估算:只有总数)",
+    ),
+    "replay.logs.entry.window-full": (
+        "event_msg/token_count (window full: a total alone)",
+        "event_msg/token_count(窗口已满:只有总数)",
+    ),
     "replay.logs.entry.legacy": (
         "legacy rollout line (no token counts)",
         "旧版会话记录行(无 token 计数)",
@@ -499,8 +519,10 @@ MESSAGES: dict[str, tuple[str, str]] = {
     ),
     "replay.log.missing.opencode": ("has no role and time", "没有 role 与 time"),
     "replay.log.missing.amp": (
-        "has neither messages nor a usageLedger",
-        "既没有 messages 也没有 usageLedger",
+        "has neither a usageLedger with events nor an assistant message with usage "
+        "(where Amp writes a thread's token counts)",
+        "既没有带 events 的 usageLedger,也没有带 usage 的 assistant 消息"
+        "(Amp 把 thread 的 token 计数写在那里)",
     ),
     "replay.log.missing.droid": ("has no tokenUsage", "没有 tokenUsage"),
     # A database's tables where SQLite could read none (its ``tables`` parameter).
@@ -513,6 +535,11 @@ MESSAGES: dict[str, tuple[str, str]] = {
     "replay.not-read.unknown": (
         "no agent we read writes such a file as a session",
         "我们读取的代理都不把这种文件写成会话",
+    ),
+    "replay.not-read.gemini-migrated": (
+        "a Gemini CLI session migrated into the .jsonl of its name beside it, which holds "
+        "every message of it and is read instead",
+        "已迁移到旁边同名 .jsonl 的 Gemini CLI 会话,该文件包含其全部消息,改为读取那个文件",
     ),
     "replay.not-read.codex-twin": (
         "a compressed copy of the Codex CLI rollout beside it, which is read instead",

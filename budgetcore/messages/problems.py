@@ -365,9 +365,11 @@ MESSAGES: dict[str, tuple[str, str]] = {
         "{where} is a {kind} file (compressed or an archive), not a session log: unpack it and give the files inside (Codex CLI's .jsonl.zst is read as it is)",
         "{where}是 {kind} 文件(压缩文件或归档),不是会话日志:请先解压,再提供其中的文件(Codex CLI 的 .jsonl.zst 可直接读取)",
     ),
+    # {why}: the zstd decoder's own words, in English whatever the language (data).
     "core.log-zstd-corrupt": (
-        "{where} is zstd-compressed but cannot be decompressed ({why})",
-        "{where}是 zstd 压缩的,但无法解压({why})",
+        "{where} is zstd-compressed but cannot be decompressed: its data is not a whole, "
+        "valid zstd frame (the decoder said: {why})",
+        "{where}是 zstd 压缩的,但无法解压:其数据不是完整有效的 zstd 帧(解码器的原话:{why})",
     ),
     "core.log-zstd-bomb": (
         "{where} is zstd-compressed and decompresses to more than {ratio} times its {size} "

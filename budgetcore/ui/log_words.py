@@ -15,7 +15,8 @@ import dataclasses
 
 from budgetcore.errors import Problem, shown_text
 from budgetcore.messages import t
-from budgetcore.replay.logs.codex import NO_INFO
+from budgetcore.replay.logs.cline import HISTORY_MODEL, HISTORY_NO_MODEL, HISTORY_UNNEEDED
+from budgetcore.replay.logs.codex import ESTIMATE, ESTIMATE_TOTAL, NO_INFO, WINDOW_FULL
 from budgetcore.units import format_int
 
 __all__ = ["COPY_KEYS", "ENTRY_KEYS", "ENTRY_PREFIXES", "ENTRY_SUFFIXES", "entry_kind", "said_in"]
@@ -23,7 +24,12 @@ __all__ = ["COPY_KEYS", "ENTRY_KEYS", "ENTRY_PREFIXES", "ENTRY_SUFFIXES", "entry
 #: Entry labels the reader writes itself (the rest are the log's own type names: data).
 ENTRY_KEYS = {
     NO_INFO: "replay.logs.entry.rate-limits-only",
-    "event_msg/token_count (estimate, all zero)": "replay.logs.entry.estimate",
+    ESTIMATE: "replay.logs.entry.estimate",
+    WINDOW_FULL: "replay.logs.entry.window-full",
+    ESTIMATE_TOTAL: "replay.logs.entry.estimate-total",
+    HISTORY_MODEL: "replay.logs.entry.cline-history-model",
+    HISTORY_NO_MODEL: "replay.logs.entry.cline-history-no-model",
+    HISTORY_UNNEEDED: "replay.logs.entry.cline-history-unneeded",
     "legacy rollout line (no token counts)": "replay.logs.entry.legacy",
     "(no type)": "replay.logs.entry.no-type",
     "assistant (<synthetic>)": "replay.logs.entry.synthetic",

@@ -331,7 +331,7 @@ AGENTS: tuple[Agent, ...] = (
         None,
         at_once(_of("amp", "read_amp")),
         claims_document=_of("amp", "claims_document"),
-        looks_like=lambda d: isinstance(d, dict) and str(d.get("id", "")).startswith("T-"),
+        looks_like=_of("amp", "looks_like"),
         missing="replay.log.missing.amp",
         plan=layouts.plan_amp,
         no_bill=_AMP_NO_BILL,

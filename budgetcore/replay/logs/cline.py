@@ -18,8 +18,10 @@ Cline's own (cline/cline ``sdk/packages/core/docs/messages-contract-v1.md``):
   ``{ts, model_id, model_provider_id, mode}`` appended at the start of a request whenever
   the model changed (cline/cline ``src/core/context/context-tracking/
   ModelContextTracker.ts`` and ``src/core/task/index.ts`` ``recursivelyMakeClineRequests``
-  @40c2e5341e; written since April 2025, when messages named no model yet). With
-  neither, the request's model is unknown (so is its cost; the logged one is beside).
+  @40c2e5341e; written since April 2025, when messages named no model yet); without
+  it (Roo Code, Kilo Code: Cline forks), the one model the ``<environment_details>`` of
+  the task's ``api_conversation_history.json`` name. With none of them, the request's
+  model is unknown (so is its cost; the logged one is beside).
   A ``deleted_api_reqs`` or ``subagent_usage`` message sums several requests' usage,
   which Cline counts in the task's totals: billed as summed usage (Tally.summed), its
   model found as a request's.
@@ -30,6 +32,7 @@ Records in the ledger: the document, and each message.
 from __future__ import annotations
 
 import json
+import re
 from collections.abc import Sequence
 from typing import Any
 
@@ -40,15 +43,24 @@ from budgetcore.replay.logs.reader import LineSource, millis
 from budgetcore.replay.logs.tally import (
     NOT_A_DOCUMENT,
     SUMMED,
+    Document,
     Tally,
     cache_out,
     counts,
     document_of,
     dollars,
+    lines_of,
     registry_name,
 )
 
-__all__ = ["TOTALS_WHY", "claims_document", "read_cline"]
+__all__ = [
+    "HISTORY_MODEL",
+    "HISTORY_NO_MODEL",
+    "HISTORY_UNNEEDED",
+    "TOTALS_WHY",
+    "claims_document",
+    "read_cline",
+]
 
 #: Why a task whose only usage is in summed-usage messages keeps totals only (no request
 #: of its own to replay: each of its requests was deleted by a checkpoint restore).
@@ -121,6 +133,41 @@ def _ran_at(used: list[tuple[int | None, str]], time: int | None) -> str | None:
     return found
 
 
+HISTORY = "api_conversation_history.json"
+#: The ledger's words for a task's history (one record), by what it told.
+HISTORY_MODEL = "conversation history (its model named)"
+HISTORY_NO_MODEL = "conversation history (no one model named)"
+HISTORY_UNNEEDED = "conversation history (not needed)"
+_ENVIRONMENT = re.compile(rb"<environment_details>(.*?)</environment_details>", re.DOTALL)
+_MODEL_TAG = re.compile(rb"<model>([^<\\]{1,200})</model>")
+
+
+def _history_model(stream: LineSource, what: str) -> str | None:
+    """The model the ``<environment_details>`` of a Roo Code or Kilo Code task's sent
+    messages name, where they name one and only one (Roo Code writes the API model's id
+    in each, "Current Mode": RooCodeInc/Roo-Code ``src/core/environment/
+    getEnvironmentDetails.ts``; tokscale ``sessions/roocode.rs`` takes the last). With
+    several, which request ran which is not written beside the usage: None. Only the
+    tag is read, never the messages' text."""
+    from budgetcore.inputs.text import limit_of  # noqa: PLC0415
+
+    raw = (
+        json.dumps(stream.value).encode()
+        if isinstance(stream, Document)
+        else lines_of(stream, limit_of(what), what)
+    )
+    models = {
+        m.group(1).strip()
+        for block in _ENVIRONMENT.finditer(raw)
+        for m in _MODEL_TAG.finditer(block.group(1))
+    }
+    if len(models) != 1:
+        return None
+    (model,) = models
+    text = model.decode("utf-8", "replace")
+    return registry_name(text, ()) if text.isprintable() and text else None
+
+
 def read_cline(files: Sequence[tuple[str, LineSource]], *, what: str = "log") -> ParsedLog:
     tally = Tally("cline")
     # The task's models first: the metadata is read before the messages it prices.
@@ -130,8 +177,23 @@ def read_cline(files: Sequence[tuple[str, LineSource]], *, what: str = "log") ->
         if name.rsplit("/", 1)[-1] == "task_metadata.json":
             meta[k] = document_of(stream, what)
             used = _model_usage(meta[k])
+    # Roo Code and Kilo Code write no model_usage: the model their environment details
+    # name, where it is one for the whole task.
+    history: dict[int, str] = {}
+    for k, (name, stream) in enumerate(files):
+        if name.rsplit("/", 1)[-1] == HISTORY:
+            if used:
+                history[k] = HISTORY_UNNEEDED
+                continue
+            named = _history_model(stream, what)
+            history[k] = HISTORY_MODEL if named else HISTORY_NO_MODEL
+            used = [(None, named)] if named else used
     for k, (name, stream) in enumerate(files):
         tally.open(name)
+        if k in history:  # one record in the ledger
+            tally.record()
+            tally.entry(history[k])
+            continue
         if k in meta:  # one record in the ledger
             tally.record()
             value = meta[k]

@@ -4,13 +4,15 @@ event whose totals advance.
 - ``last_token_usage`` is the request; without it (the earliest rollouts), the
   difference of ``total_token_usage`` from the previous totals (never below 0).
 - An event repeating the previous totals (written again when rate limits arrive) is a
-  copy; ``info: null`` and all-zero estimates are not requests.
+  copy; ``info: null``, all-zero estimates and the window-full mark (every count 0
+  beside a ``total_tokens``: a refused request) are not requests.
 - A forked or subagent rollout starts with the parent's history copied in one burst
   (a second ``session_meta``, then the parent's items within milliseconds; a fork may
   copy them right after its own ``session_meta``, with no second one): those events
   only move the totals' baseline.
 - Each request's model is ``info.model`` where given, else the latest
-  ``turn_context`` (or ``thread_settings_applied``) model.
+  ``turn_context`` (or ``thread_settings_applied``) model, else the rollout's own
+  ``session_meta`` ``model`` where it has one.
 - Each request's compaction count as Codex itself computes it (``LogSeries.counts``):
   its total tokens plus Codex's estimate of the reasoning items the history carries
   (docs/replay.md, "Predicted compactions").
@@ -59,7 +61,14 @@ if TYPE_CHECKING:
     from budgetcore.replay.logs.compiled import CodexLine
 
 
-__all__ = ["FORK_BURST_MS", "NO_INFO", "read_codex"]
+__all__ = [
+    "ESTIMATE",
+    "ESTIMATE_TOTAL",
+    "FORK_BURST_MS",
+    "NO_INFO",
+    "WINDOW_FULL",
+    "read_codex",
+]
 
 _FIELDS = (
     "input_tokens",
@@ -90,8 +99,40 @@ def _counts(raw: object, path: str) -> tuple[int, ...] | Problem:
     return counts(raw, _FIELDS, path)
 
 
+def _zero_kind(raw: bytes) -> str:
+    """The label of a token_count line whose request counts are all 0: the window-full
+    mark where the running totals are a ``total_tokens`` alone, an estimate of a total
+    where the last usage holds one, else an all-zero estimate. Rare, so the line is
+    decoded again whatever path read it."""
+    obj = decode_line(raw)
+    payload = obj.get("payload") if isinstance(obj, dict) else None
+    info = payload.get("info") if isinstance(payload, dict) else None
+    info = info if isinstance(info, dict) else {}
+    totals = info.get("total_token_usage")
+    if (
+        isinstance(totals, dict)
+        and count_of(totals.get("total_tokens"))
+        and not any(count_of(totals.get(key)) for key in _FIELDS)
+    ):
+        return WINDOW_FULL
+    last = info.get("last_token_usage")
+    if isinstance(last, dict) and count_of(last.get("total_tokens")):
+        return ESTIMATE_TOTAL
+    return ESTIMATE
+
+
 _HEAD = b'{"timestamp":"'
 NO_INFO = "event_msg/token_count (rate limits only)"
+ESTIMATE = "event_msg/token_count (estimate, all zero)"
+#: Codex's mark that a request overflowed the window (openai/codex protocol.rs,
+#: TokenUsageInfo::fill_to_context_window, on ContextWindowExceeded): the running
+#: totals' counts reset to 0 beside a ``total_tokens`` (the window), the last usage
+#: what was left of it. The request was refused: no bill, as ccusage reads it (its
+#: counts are 0).
+WINDOW_FULL = "event_msg/token_count (window full: a total alone)"
+#: Codex's estimate of its history (after a compaction, recompute_token_usage): the last
+#: usage's counts 0 beside its ``total_tokens``, the running totals left as they were.
+ESTIMATE_TOTAL = "event_msg/token_count (estimate: a total alone)"
 #: The event_msg types a compiled line does not take: their handling reads more of the
 #: payload than its struct holds, so they are decoded in full.
 _READ_IN_FULL = frozenset(
@@ -354,7 +395,7 @@ def _steps(
                                 window = w
                             inp, cached, output, reasoning, write = astuple(lu)
                             if not (inp or cached or output or reasoning or write):
-                                note("event_msg/token_count (estimate, all zero)")
+                                note(_zero_kind(raw))
                                 continue
                             cached = cached if cached < inp else inp
                             write = write if write < inp - cached else inp - cached
@@ -507,6 +548,11 @@ def _steps(
                         cli = payload.get("cli_version")
                         # At most 40 characters: a version, never a whole text.
                         version = cli if isinstance(cli, str) and 0 < len(cli) <= 40 else ""
+                        # Some rollouts name the model here (codex-rs' SessionMeta has no
+                        # model; a turn_context without one left it unknown): the
+                        # session's model until a turn_context names one.
+                        named_ = payload.get("model")
+                        model = named_ if isinstance(named_, str) and named_ else model
                         source = payload.get("source")
                         forked = isinstance(payload.get("forked_from_id"), str) or (
                             isinstance(source, dict) and "subagent" in source
@@ -625,7 +671,7 @@ def _steps(
             window = w if w else window
             inp, cached, output, reasoning, write = last
             if not (inp or cached or output or reasoning or write):
-                note("event_msg/token_count (estimate, all zero)")
+                note(_zero_kind(raw))
                 continue
             cached = cached if cached < inp else inp
             write = min(write, inp - cached)

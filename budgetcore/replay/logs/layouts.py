@@ -191,15 +191,22 @@ def is_kimi_context(name: str) -> bool:
 
 def plan_gemini(paths: Sequence[str], present: frozenset[str]) -> Claim:
     """``chats/session-*.json(l)``, with its subagents' ``chats/<its id>/<id>.jsonl``
-    (the session's file name carries its id's first 8 characters)."""
+    (the session's file name carries its id's first 8 characters). A ``.json`` beside
+    the ``.jsonl`` of its name is not read: Gemini CLI resuming a ``.json`` session
+    writes that ``.jsonl`` with every message of it and leaves the ``.json``
+    (chatRecordingService.ts ``initialize``, "Migrate the entire legacy record")."""
     by_prefix: dict[tuple[str, str], str] = {}
     sessions: dict[str, list[str]] = {}
+    migrated: list[str] = []
     for p in paths:
         chats, _, name = p.rpartition("/")
         # The chats folder itself given: its sessions at the top.
         in_chats = (chats == "" or chats.rsplit("/", 1)[-1] == "chats") and name.startswith(
             "session-"
         )
+        if in_chats and name.endswith(".json") and p + "l" in present:
+            migrated.append(p)
+            continue
         if in_chats and name.endswith((".json", ".jsonl")):
             stem = name.removesuffix(".jsonl").removesuffix(".json")
             by_prefix[(chats, stem.rsplit("-", 1)[-1])] = p
@@ -215,7 +222,11 @@ def plan_gemini(paths: Sequence[str], present: frozenset[str]) -> Claim:
     # user typed, for the input's history, with no usage in them.
     projects = {chats.rpartition("/")[0] for chats, _ in by_prefix if chats.endswith("chats")}
     logs = [p for p in paths if _split(p) in {(d, "logs.json") for d in projects}]
-    return Claim(_grouped(sessions), _why(logs, "replay.not-read.gemini-logs"))
+    return Claim(
+        _grouped(sessions),
+        _why(logs, "replay.not-read.gemini-logs")
+        + _why(migrated, "replay.not-read.gemini-migrated"),
+    )
 
 
 def plan_copilot(paths: Sequence[str], present: frozenset[str]) -> Claim:
@@ -414,12 +425,13 @@ def plan_goose(paths: Sequence[str], present: frozenset[str]) -> Claim:
 
 def plan_cline(paths: Sequence[str], present: frozenset[str]) -> Claim:
     """v4 ``sessions/<id>/<id>.messages.json``, v3 ``tasks/<task>/ui_messages.json``
-    with the task's ``task_metadata.json`` where there is one (the models it ran). The
-    task's ``api_conversation_history.json`` beside it, the messages Cline sent, is
-    not read: the usage is in ui_messages.json. Nor are v4's ``<id>.json`` manifest,
+    with the task's ``task_metadata.json`` where there is one (the models it ran) and
+    its ``api_conversation_history.json`` (the messages sent: the model their
+    environment details name, where the metadata names none, as Roo Code's and Kilo
+    Code's; the usage is in ui_messages.json). v4's ``<id>.json`` manifest,
     ``<id>.compaction.json`` sidecar and ``hooks.jsonl`` beside its messages file
-    (RUNTIMES.md, "Session logs"): no usage, each said as Cline's (hooks.jsonl was a
-    session of its own, "no usable request in this Claude Code file")."""
+    (RUNTIMES.md, "Session logs") are not read: no usage, each said as Cline's
+    (hooks.jsonl was a session of its own, "no usable request in this Claude Code file")."""
     out = []
     unread = []
     for p in paths:
@@ -437,11 +449,9 @@ def plan_cline(paths: Sequence[str], present: frozenset[str]) -> Claim:
                 if side in present:
                     unread.append((side, why))
         elif p.rsplit("/", 1)[-1] == "ui_messages.json":
-            meta = p.removesuffix("ui_messages.json") + "task_metadata.json"
-            out.append(SessionFiles(p, (p, meta) if meta in present else (p,)))
-            history = p.removesuffix("ui_messages.json") + "api_conversation_history.json"
-            if history in present:
-                unread.append((history, "replay.not-read.cline-history"))
+            task = p.removesuffix("ui_messages.json")
+            beside = (task + "task_metadata.json", task + "api_conversation_history.json")
+            out.append(SessionFiles(p, (p, *(f for f in beside if f in present))))
     return Claim(tuple(out), tuple(unread))
 
 
