@@ -512,17 +512,18 @@ def test_every_fixture_line_is_accounted_for() -> None:
 #: Copilot CLI events fixture -> (our tokens, ccusage's tokens, why), tokens as in
 #: DIFFERENCES; the cost then compared with the figures given.
 EVENTS_DIFFERENCES: dict[str, tuple[tuple[int, ...], tuple[int, ...], str, str, str]] = {
-    "events-resumed": (
-        (3000, 0, 5000, 550),
-        (2000, 0, 4000, 400),
-        "0.001975000",
-        "0.0014",
-        "a session resumed once: two session.shutdown records, each a process lifetime's "
-        "usage (Copilot CLI starts it again from 0 on a resume: github/copilot-cli#3994, "
-        "#524, #1628), which we add; ccusage 20.0.24 takes them as cumulative snapshots: "
-        "the first as written, then each later one minus the one before, its uncached "
-        "input floored at 0 (input 5,000 - 3,000 = 2,000 under cache reads "
-        "4,000 - 1,000 = 3,000: none), so it bills 2,000 + 0 uncached input",
+    "events-resumed-restart": (
+        (2500, 0, 3000, 550),
+        (2000, 0, 2000, 400),
+        "0.001800000",
+        "0.00135",
+        "a session resumed once whose second session.shutdown has an input (2,500) below "
+        "the first's (3,000): no cumulative total (each shutdown holds the session's "
+        "totals so far, a 1.0.91 capture's usage rows: copilot/events-resumed, equal to "
+        "ccusage), so its counters began again at 0 and we bill both whole; ccusage "
+        "20.0.24 bills the first, then the second minus the first, its uncached input "
+        "floored at 0 (500 - 2,000: none), so it loses 500 uncached input, 1,000 reads "
+        "and 150 output",
     ),
     "events-compaction": (
         (25000, 5000, 60000, 4200),
@@ -539,7 +540,15 @@ EVENTS_DIFFERENCES: dict[str, tuple[tuple[int, ...], tuple[int, ...], str, str, 
 
 
 @pytest.mark.parametrize(
-    "fixture", ["events", "events-resumed", "events-nano-aiu", "events-1m", "events-compaction"]
+    "fixture",
+    [
+        "events",
+        "events-resumed",
+        "events-resumed-restart",
+        "events-nano-aiu",
+        "events-1m",
+        "events-compaction",
+    ],
 )
 def test_copilot_events_totals_equal_ccusage_reading_session_state(fixture: str) -> None:
     """ccusage 20.0.24 also reads Copilot CLI's ``session-state/<id>/events.jsonl``

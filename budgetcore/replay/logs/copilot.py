@@ -5,13 +5,13 @@
 - **events.jsonl** (github/copilot-cli#3551, #3625; schema undocumented): lines
   ``{"type", "data", "timestamp"}``. Only ``session.shutdown`` carries usage, as
   ``modelMetrics.<model>.usage.{inputTokens, outputTokens, cacheReadTokens,
-  cacheWriteTokens}`` totals for one process lifetime (a resumed session appends another
-  shutdown; they add up: a resumed process starts its usage from 0, github/copilot-cli
-  #3994 on 1.0.67, #524; ccusage 20.0.24 takes them as cumulative). So the file is
-  totals-only: measured, never replayed turn by turn. ``inputTokens`` holds the cache
-  reads and writes, as Copilot's session store's ``input_tokens`` does (a live 1.0.75
-  shutdown's ``tokenDetails``: input 2 + cache write 24,208 = its ``inputTokens``
-  24,210); its ``totalNanoAiu`` / 10^11 is the model's own cost.
+  cacheWriteTokens}`` totals of the session so far: a resumed session appends another
+  shutdown, which holds the one before (a 1.0.91 capture's usage rows add up to each),
+  so only the last of such a run is billed (:func:`_held`, as ccusage 20.0.24 reads
+  them). So the file is totals-only: measured, never replayed turn by turn.
+  ``inputTokens`` holds the cache reads and writes, as Copilot's session store's
+  ``input_tokens`` does (a live 1.0.75 shutdown's ``tokenDetails``: input 2 + cache
+  write 24,208 = its ``inputTokens`` 24,210); its ``totalNanoAiu`` / 10^11 is the model's own cost.
   ``session.compaction_start`` is a compaction.
 - **session-store.db** (``~/.copilot/session-store.db``): read by :mod:`.copilot_store`.
   It holds the sessions run since it appeared: an events.jsonl beside it is read with
@@ -42,7 +42,7 @@ from __future__ import annotations
 import dataclasses
 from collections.abc import Iterable, Sequence
 from decimal import Decimal
-from itertools import chain
+from itertools import chain, pairwise
 from typing import Any
 
 from budgetcore.errors import Problem
@@ -332,19 +332,22 @@ def _export_ids(stream: LineSource, what: str) -> frozenset[str]:
 
 
 def _events(tally: Tally, rows: list[tuple[int, dict[str, Any]]]) -> None:
-    # The last shutdown with model metrics: a compaction's call before it is in some
-    # shutdown's totals (_compaction_usage).
-    last_shutdown = max(
-        (
-            n
-            for n, o in rows
-            if o.get("type") == "session.shutdown"
-            and isinstance(o.get("data"), dict)
-            and isinstance(o["data"].get("modelMetrics"), dict)
-            and o["data"]["modelMetrics"]
-        ),
-        default=0,
-    )
+    # Each shutdown's model metrics, read once: the last with any bounds the compactions
+    # its totals hold (_compaction_usage); each one a later shutdown holds is in its
+    # totals (_held).
+    shutdowns = {
+        n: [
+            (model, _usage(m.get("usage") if isinstance(m, dict) else None), m)
+            for model, m in o["data"]["modelMetrics"].items()
+        ]
+        for n, o in rows
+        if o.get("type") == "session.shutdown"
+        and isinstance(o.get("data"), dict)
+        and isinstance(o["data"].get("modelMetrics"), dict)
+        and o["data"]["modelMetrics"]
+    }
+    last_shutdown = max(shutdowns, default=0)
+    held = _held(shutdowns)
     model = ""  # the session's model as last selected (_MODEL_KEYS)
     for number, obj in rows:
         kind = obj.get("type")
@@ -364,27 +367,75 @@ def _events(tally: Tally, rows: list[tuple[int, dict[str, Any]]]) -> None:
         if kind == "session.compaction_complete" and isinstance(data, dict):
             _compaction_usage(tally, number, data, model, time, covered=number < last_shutdown)
             continue
-        metrics = data.get("modelMetrics") if isinstance(data, dict) else None
-        if kind != "session.shutdown" or not isinstance(metrics, dict) or not metrics:
+        checked = shutdowns.get(number) if kind == "session.shutdown" else None
+        if checked is None:
             tally.entry(kind if kind != "session.shutdown" else "session.shutdown (no metrics)")
             continue
-        checked = [
-            (model, _usage(m.get("usage") if isinstance(m, dict) else None))
-            for model, m in metrics.items()
-        ]
-        bad = next(((m, f) for m, f in checked if isinstance(f, Problem)), None)
+        bad = next(((m, f) for m, f, _raw in checked if isinstance(f, Problem)), None)
         if bad is not None:  # one line, one place: malformed as a whole
-            model, problem = bad
+            name, problem = bad
             assert isinstance(problem, Problem)
             tally.malformed(
                 number,
-                dataclasses.replace(problem, path=f"data.modelMetrics.{model}.{problem.path}"),
+                dataclasses.replace(problem, path=f"data.modelMetrics.{name}.{problem.path}"),
             )
             continue
-        for model, totals in checked:
+        if number in held:
+            tally.entry(f"{kind} (in shutdown totals)")
+            continue
+        for name, totals, raw in checked:
             assert not isinstance(totals, Problem)
-            cost = _nano_aiu(metrics[model])
-            _bill(tally, number, totals, model=str(model).strip(), time=time, cost=cost)
+            cost = _nano_aiu(raw)
+            _bill(tally, number, totals, model=str(name).strip(), time=time, cost=cost)
+
+
+def _held(
+    shutdowns: dict[int, list[tuple[str, tuple[int, ...] | Problem, object]]],
+) -> frozenset[int]:
+    """The shutdowns whose totals the next shutdown holds: a shutdown's model metrics are
+    the session's cumulative totals, a resumed process starting from the last shutdown's
+    (a Copilot CLI 1.0.91 capture: the usage rows logged before each of a resumed
+    session's two shutdowns add up to it in all 11 fields; ccusage 20.0.24 reads them
+    so), so only the last of a run of them is billed. A shutdown holds the one before
+    only where each model of that one is in it with no count smaller (its uncached
+    input, cache reads, cache writes, output, and nano-AIU where both write it): one
+    smaller is no cumulative total but a process whose counters began again at 0 (a
+    build that did not restore them, docs/replay.md "Differences from ccusage"), so the
+    one before it is billed too: never a negative difference, never a token lost."""
+    snapshots = [
+        (n, snap) for n, checked in sorted(shutdowns.items()) if (snap := _snapshot(checked))
+    ]
+    out: set[int] = set()
+    for (n, before), (_next, after) in pairwise(snapshots):
+        if all(name in after and _within(was, after[name]) for name, was in before.items()):
+            out.add(n)
+    return frozenset(out)
+
+
+#: A model's totals at a shutdown, as compared with the next shutdown's: its uncached
+#: input, cache reads, cache writes and output, and its nano-AIU where written.
+_Snapshot = tuple[tuple[int, ...], Decimal | None]
+
+
+def _snapshot(
+    checked: list[tuple[str, tuple[int, ...] | Problem, object]],
+) -> dict[str, _Snapshot] | None:
+    """A shutdown's totals by model; None for a malformed one (listed, never compared)."""
+    out: dict[str, _Snapshot] = {}
+    for name, totals, raw in checked:
+        if isinstance(totals, Problem):
+            return None
+        prompt, read, write, output = totals
+        out[name] = ((*cache_out(prompt, read, write), output), _nano_aiu(raw))
+    return out
+
+
+def _within(was: _Snapshot, now: _Snapshot) -> bool:
+    """Whether a model's earlier totals are inside its later ones: no count smaller."""
+    (counts_was, nano_was), (counts_now, nano_now) = was, now
+    if any(a < b for a, b in zip(counts_now, counts_was, strict=True)):
+        return False
+    return nano_was is None or nano_now is None or nano_now >= nano_was
 
 
 def _bill(
