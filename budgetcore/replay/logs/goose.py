@@ -244,13 +244,18 @@ def read_goose_db(db: Any, name: str) -> tuple[ParsedLog, ...]:
     except sqlite3.Error:
         counted = {}
     out = []
+    # A config's model once: a database's sessions mostly share one config text, and
+    # its JSON read cost a few µs a session (2,000 small sessions).
+    models: dict[object, str | None] = {}
     for sid, config, created, *values in rows:
         calls = ledger.pop(sid, [])
+        if config not in models:
+            models[config] = _model(config)
         out.append(
             _session(
                 f"{name}#{sid}",
                 tuple(values),
-                config=config,
+                model=models[config],
                 created=created,
                 calls=calls,
                 counted=counted,
@@ -262,7 +267,7 @@ def read_goose_db(db: Any, name: str) -> tuple[ParsedLog, ...]:
             _session(
                 f"{name}#{sid}",
                 None,
-                config=None,
+                model=None,
                 created=None,
                 calls=ledger[sid],
                 counted=counted,
@@ -392,7 +397,7 @@ def _session(
     shown: str,
     values: tuple[object, ...] | None,
     *,
-    config: object,
+    model: str | None,
     created: object,
     calls: list[Any],
     counted: dict[object, int],
@@ -403,7 +408,6 @@ def _session(
     ``costs``, their cost texts' values, is given: :func:`_plain_rows`)."""
     tally = Tally("goose")
     tally.open(shown)
-    model = _model(config)
     sums = [0] * 5  # the ledger's input, output, total, cache read, cache write
     start = 2 if values is not None else 1
     logged = (
