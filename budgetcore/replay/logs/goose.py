@@ -48,6 +48,13 @@ a float; one that is no finite number of dollars, 0 or more, makes its row malfo
 Records in the ledger: the session's row, its ``usage_ledger`` rows, and its
 ``messages`` rows (their ``metadata_json`` usage is a second copy of the ledger's, never
 read: it would count a call twice).
+
+The ledger is read one of two ways, to the same values (docs/performance.md, "Goose's
+ledger checked by SQLite"): where one pass of SQLite's aggregates finds every row plain
+(whole counts in range, whole epoch seconds, numeric costs, nothing the read would
+leave undecoded), each row's kind is told in SQL and only what a call holds is read
+(:func:`_plain_rows`); any other ledger is read row by row, each value checked in
+Python (:func:`_calls`), which says which row is malformed and why.
 """
 
 from __future__ import annotations
