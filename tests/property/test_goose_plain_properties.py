@@ -76,11 +76,21 @@ def _database(rows: list[tuple[Any, ...]]) -> sqlite3.Connection:
 
 def _outcome(db: sqlite3.Connection) -> str:
     """The sessions read (their repr: Decimal's places count), or the problems of the
-    read's refusal."""
-    try:
-        return repr(goose.read_goose_db(db, "sessions.db"))
-    except goose.ScenarioError as exc:
-        return f"refused: {exc.problems!r}"
+    read's refusal; and the model names the read looked up in the registry (a row of no
+    tokens' name never: its call stands for nothing)."""
+    looked: set[object] = set()
+    priced = goose._priced
+
+    def spied(name: object) -> str | None:
+        looked.add(name)
+        return priced(name)
+
+    with patch.object(goose, "_priced", spied):
+        try:
+            read = repr(goose.read_goose_db(db, "sessions.db"))
+        except goose.ScenarioError as exc:
+            read = f"refused: {exc.problems!r}"
+    return f"{read}\nlooked up: {sorted(map(repr, looked))}"
 
 
 def _both(db: sqlite3.Connection) -> tuple[str, str, bool]:

@@ -332,7 +332,7 @@ def _plain(has: set[str]) -> str | None:
 
 def _plain_query(has: set[str]) -> str:
     """Each row's session, counts (NULL as 0), model, time in ms, cost as SQLite's text
-    and kind (:data:`_KINDS`), in :func:`_ledger_query`'s order."""
+    and kind (:data:`_CALL` and the others), in :func:`_ledger_query`'s order."""
     counts = ", ".join(f"ifnull({c}, 0)" if c in has else "0" for c in _LEDGER_COUNTS)
     model = "model" if "model" in has else "NULL"
     cost = "CAST(cost AS TEXT)" if "cost" in has else "NULL"
@@ -548,7 +548,15 @@ def _plain_calls(
     # Added in the rows' order, as :func:`_calls` adds them.
     known = filter(_known, map(costs.__getitem__, map(itemgetter(_COST), calls)))
     logged: Decimal = sum(cast("Iterator[Decimal]", known), Decimal(0))
-    names = {named: _priced(named) for named in set(map(itemgetter(6), calls))}
+    kinds = list(map(itemgetter(_KIND), calls))
+    # Each name resolved once a session, as :func:`_calls` resolves them: a row of no
+    # tokens' name never (its call stands for nothing).
+    named_calls = (
+        map(itemgetter(6), calls)
+        if not any(kinds)
+        else (row[6] for row, kind in zip(calls, kinds, strict=True) if kind != _ENTRY)
+    )
+    names = {named: _priced(named) for named in set(named_calls)}
     read: list[Row] = [
         (
             line,
@@ -556,7 +564,7 @@ def _plain_calls(
             cached,
             total - fresh if total > fresh + output else output,
             total - fresh - output if total > fresh + output else 0,
-            names[named] or model,
+            names.get(named) or model,
             at,
             None,
             file,
@@ -567,7 +575,7 @@ def _plain_calls(
             calls, start
         )
     ]
-    _hand_over(tally, read, list(map(itemgetter(_KIND), calls)))
+    _hand_over(tally, read, kinds)
     return logged
 
 
