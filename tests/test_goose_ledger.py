@@ -225,3 +225,23 @@ def test_goose_s_carried_spend_is_not_said_to_be_cline_s() -> None:
         said = t("replay.logs.summed", lang, tokens="2,100")
         assert said in page
         assert "Goose" in said
+
+
+def test_a_config_shared_by_sessions_is_read_once(monkeypatch: pytest.MonkeyPatch) -> None:
+    """A database's sessions mostly share one ``model_config_json`` text: its JSON is
+    read once a read, not once a session (a few µs each of 2,000 small sessions)."""
+    from budgetcore.replay.logs import goose  # noqa: PLC0415
+
+    read: list[object] = []
+    real = goose._model
+
+    def counted(config: object) -> str | None:
+        read.append(config)
+        return real(config)
+
+    monkeypatch.setattr(goose, "_model", counted)
+    logs = _logs()
+    assert len(logs) == 4
+    # Three session rows, two of them gpt-5's config; the session whose row is gone
+    # has none to read.
+    assert len(read) == len(set(read)) == 2

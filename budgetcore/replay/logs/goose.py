@@ -48,15 +48,24 @@ a float; one that is no finite number of dollars, 0 or more, makes its row malfo
 Records in the ledger: the session's row, its ``usage_ledger`` rows, and its
 ``messages`` rows (their ``metadata_json`` usage is a second copy of the ledger's, never
 read: it would count a call twice).
+
+The ledger is read one of two ways, to the same values (docs/performance.md, "Goose's
+ledger checked by SQLite"): where one pass of SQLite's aggregates finds every row plain
+(whole counts in range, whole epoch seconds, numeric costs, nothing the read would
+leave undecoded), each row's kind is told in SQL and only what a call holds is read
+(:func:`_plain_rows`); any other ledger is read row by row, each value checked in
+Python (:func:`_calls`), which says which row is malformed and why.
 """
 
 from __future__ import annotations
 
 import itertools
 import json
+from collections.abc import Iterator
 from decimal import Decimal, InvalidOperation
-from operator import itemgetter
-from typing import Any
+from functools import partial
+from operator import is_not, itemgetter
+from typing import Any, cast
 
 from budgetcore.errors import Problem, ScenarioError
 from budgetcore.inputs.numbers import MAX_TOKENS, bound_text
@@ -226,7 +235,7 @@ def read_goose_db(db: Any, name: str) -> tuple[ParsedLog, ...]:
             tables = ", ".join(sorted(str(n[0]) for n in names)[:8])
             raise ScenarioError([Problem.coded("log", "log-unknown-database", tables=tables)])
         rows: list[Any] = db.execute(_query(has)).fetchall()
-        ledger = _ledger(db)
+        ledger, costs = _ledger(db)
     except sqlite3.Error as exc:
         raise ScenarioError(
             [
@@ -242,52 +251,177 @@ def read_goose_db(db: Any, name: str) -> tuple[ParsedLog, ...]:
     except sqlite3.Error:
         counted = {}
     out = []
+    # A config's model once: a database's sessions mostly share one config text, and
+    # its JSON read cost a few µs a session (2,000 small sessions).
+    models: dict[object, str | None] = {}
     for sid, config, created, *values in rows:
         calls = ledger.pop(sid, [])
+        if config not in models:
+            models[config] = _model(config)
         out.append(
             _session(
                 f"{name}#{sid}",
                 tuple(values),
-                config=config,
+                model=models[config],
                 created=created,
                 calls=calls,
                 counted=counted,
+                costs=costs,
             )
         )
     for sid in sorted(ledger, key=str):  # ledger rows whose session row is gone
         out.append(
             _session(
-                f"{name}#{sid}", None, config=None, created=None, calls=ledger[sid], counted=counted
+                f"{name}#{sid}",
+                None,
+                model=None,
+                created=None,
+                calls=ledger[sid],
+                counted=counted,
+                costs=costs,
             )
         )
     return tuple(out)
 
 
-def _ledger(db: Any) -> dict[object, list[Any]]:
-    """Each session's ledger rows, in the ledger's order (none before schema 15)."""
+def _ledger(db: Any) -> tuple[dict[object, list[Any]], dict[str | None, Decimal | None] | None]:
+    """Each session's ledger rows, in the ledger's order (none before schema 15), and
+    where they are :func:`_plain_query`'s (every row :func:`_plain`, every cost a
+    number of dollars), each cost text's value; None: :func:`_ledger_query`'s."""
     has = {str(r[1]) for r in db.execute("PRAGMA table_info(usage_ledger)").fetchall()}
     if "session_id" not in has:
-        return {}
+        return {}, None
+    plain = _plain_rows(db, has)
+    if plain is not None:
+        return plain
     rows = db.execute(_ledger_query(has)).fetchall()
-    return {sid: list(group) for sid, group in itertools.groupby(rows, itemgetter(1))}
+    return {sid: list(group) for sid, group in itertools.groupby(rows, itemgetter(1))}, None
+
+
+def _plain(has: set[str]) -> str | None:
+    """The SQL that tells whether every ledger row is plain, in one pass of aggregates
+    (a condition per row cost SQLite about as long as reading the rows): each count
+    NULL or a whole number from 0 to :data:`MAX_TOKENS`, each time whole epoch seconds
+    below 10^11, each cost NULL or a number, ``is_compaction`` NULL or whole, ``id`` no
+    text (the plain query leaves ``id`` and ``is_compaction`` unread: a text of them
+    that the general read fails to decode must not pass). SQLite orders every text and
+    blob after every number, so the largest value is one where any is; and a sum is an
+    integer only where no value is a REAL, a text or a blob (and past 2^63 an error:
+    not plain). 1: plain. None: a column the plain query needs is missing."""
+    if not {"id", "created_timestamp"} <= has:
+        return None
+    counts = [f"ifnull({c}, 0)" for c in _LEDGER_COUNTS if c in has] or ["0"]
+    most, least = (
+        (f"max({', '.join(counts)})", f"min({', '.join(counts)})")
+        if len(counts) > 1
+        else (counts[0], counts[0])
+    )
+    checks = [
+        f"ifnull(max({most}) <= {MAX_TOKENS} AND min({least}) >= 0, 1)",
+        f"typeof(sum({' + '.join(counts)} + created_timestamp)) IN ('integer', 'null')",
+        "count(created_timestamp) = count(*)",
+        f"ifnull(min(created_timestamp) >= 0 AND max(created_timestamp) < {10**11}, 1)",
+        "typeof(max(id)) IN ('integer', 'real', 'null')",
+    ]
+    if "cost" in has:
+        checks.append("typeof(max(cost)) IN ('null', 'real', 'integer')")
+    if "is_compaction" in has:
+        checks.append("typeof(sum(is_compaction)) IN ('null', 'integer')")
+    return f"SELECT {' AND '.join(checks)} FROM usage_ledger"
+
+
+def _plain_query(has: set[str]) -> str:
+    """Each row's session, counts (NULL as 0), model, time in ms, cost as SQLite's text
+    and kind (:data:`_CALL` and the others), in :func:`_ledger_query`'s order."""
+    counts = ", ".join(f"ifnull({c}, 0)" if c in has else "0" for c in _LEDGER_COUNTS)
+    model = "model" if "model" in has else "NULL"
+    cost = "CAST(cost AS TEXT)" if "cost" in has else "NULL"
+    nothing = " AND ".join(f"ifnull({c}, 0) = 0" for c in _LEDGER_COUNTS if c in has) or "1"
+    # No text but 'carried_forward' equals it (a number or a blob never does), as in
+    # Python; every is_compaction is whole or NULL (:func:`_plain`).
+    carried = f"cost_source = '{_CARRIED}' COLLATE BINARY" if "cost_source" in has else "0"
+    compaction = "is_compaction <> 0" if "is_compaction" in has else "0"
+    kind = (
+        f"CASE WHEN {nothing} THEN {_ENTRY} WHEN {carried} THEN {_CARRIED_ROW} "
+        f"WHEN {compaction} THEN {_COMPACTION} ELSE {_CALL} END"
+    )
+    return (
+        f"SELECT session_id, {counts}, {model}, created_timestamp * 1000, {cost}, {kind} "
+        "FROM usage_ledger ORDER BY session_id, created_timestamp, id"
+    )
+
+
+#: A plain row's kind: a call of the conversation, a row of no tokens (an entry), the
+#: spend carried forward, a compaction's summary call (:func:`_calls`' order of tests).
+_CALL, _ENTRY, _CARRIED_ROW, _COMPACTION = 0, 1, 2, 3
+
+
+def _plain_rows(
+    db: Any, has: set[str]
+) -> tuple[dict[object, list[Any]], dict[str | None, Decimal | None]] | None:
+    """:func:`_ledger`'s rows read by :func:`_plain_query`, where every row is plain
+    (:func:`_plain`) and every cost a number of dollars: SQLite checks the rows and
+    works out each one's kind, and only what a request holds is read into Python (the
+    general read cost about 5 µs a row), and each distinct cost text's value. None: a
+    row is not (the general read says which, and how), or a column the check needs is
+    missing."""
+    where = _plain(has)
+    if where is None:
+        return None
+    sqlite3 = sqlite()
+    try:
+        if db.execute(where).fetchone() != (1,):
+            return None
+        if "cost_source" in has:
+            # Its distinct values decoded (the plain query tells a carried row in SQL):
+            # a text that fails to decode fails the general read, which says so.
+            db.execute("SELECT DISTINCT cost_source COLLATE BINARY FROM usage_ledger").fetchall()
+    except sqlite3.Error:
+        return None  # the general read meets it, and says so
+    rows = db.execute(_plain_query(has)).fetchall()
+    costs: dict[str | None, Decimal | None] = {None: None}
+    for text in set(map(itemgetter(_COST), rows)) - {None}:
+        cost = _cost("usage_ledger.cost", "real", text)
+        if isinstance(cost, Problem):
+            return None  # a cost that is no number of dollars: malformed, in its line
+        costs[text] = cost
+    return {sid: list(group) for sid, group in itertools.groupby(rows, itemgetter(0))}, costs
+
+
+#: Whether a cost is one (not None), in C: a cost of 0 is one, and its places count
+#: in the sum's (0.00 + 0 is 0.00).
+_known = partial(is_not, None)
+
+#: Where a plain row holds its cost's text, and its kind.
+_COST, _KIND = 8, 9
+
+#: What stands for a row of no tokens among a session's calls (:func:`_hand_over` reads
+#: only its kind).
+_NO_CALL: Row = (0, 0, 0, 0, 0, None, None, None, 0, 0, None)
 
 
 def _session(
     shown: str,
     values: tuple[object, ...] | None,
     *,
-    config: object,
+    model: str | None,
     created: object,
     calls: list[Any],
     counted: dict[object, int],
+    costs: dict[str | None, Decimal | None] | None,
 ) -> ParsedLog:
     """One session: its row's ``values`` (the counts of :data:`_COUNTS`, then its cost's
-    class and text; None: no row) and its ledger rows ``calls``."""
+    class and text; None: no row) and its ledger rows ``calls`` (plain rows where
+    ``costs``, their cost texts' values, is given: :func:`_plain_rows`)."""
     tally = Tally("goose")
     tally.open(shown)
-    model = _model(config)
     sums = [0] * 5  # the ledger's input, output, total, cache read, cache write
-    logged = _calls(tally, calls, model, sums, 2 if values is not None else 1)
+    start = 2 if values is not None else 1
+    logged = (
+        _calls(tally, calls, model, sums, start)
+        if costs is None
+        else _plain_calls(tally, calls, model, sums, start, costs=costs)
+    )
     if values is not None:
         # A malformed ledger row leaves the ledger's sums unknown: no excess is billed
         # (it would bill that row's tokens through the session row).
@@ -339,12 +473,12 @@ def _calls(
 ) -> Decimal:
     """The ``usage_ledger`` rows of a session, from line ``start``: each a request, summed
     usage, an entry, or malformed; their counts added to ``sums``; their logged costs'
-    sum. The conversation's calls are handed over a run at a time (``Tally.requests_of``:
-    a keyword call per call cost a microsecond), before anything that counts them."""
+    sum."""
     tally.files[-1].lines += len(calls)
     file = tally.file
     logged = Decimal(0)
-    pending: list[Row] = []
+    read: list[Row] = []
+    kinds: list[int] = []
     names: dict[object, str | None] = {}
     for line, row in enumerate(calls, start):
         _id, _sid, created, named, *values, source, compaction, kind, text = row
@@ -358,42 +492,116 @@ def _calls(
             continue
         if cost is not None:
             logged += cost
-        fresh, output, total, read, write = counted
+        fresh, output, total, cached, write = counted
         for k, n in enumerate(counted):
             sums[k] += n
-        if not (fresh or output or total or read or write):
-            tally.entry(_NO_TOKENS)
+        if not (fresh or output or total or cached or write):
+            read.append(_NO_CALL)
+            kinds.append(_ENTRY)
             continue
         reasoning = total - fresh - output if total > fresh + output else 0
         if named not in names:  # each name resolved once a session
             names[named] = _priced(named)
         priced = names[named]
         at = created * 1000 if type(created) is int and 0 <= created < 10**11 else _time(created)
-        call: Row = (
+        read.append(
+            (
+                line,
+                _split(fresh, cached, write),
+                cached,
+                output + reasoning,
+                reasoning,
+                priced or model,
+                at,
+                None,
+                file,
+                write,
+                cost,
+            )
+        )
+        kinds.append(
+            _CARRIED_ROW
+            if source == _CARRIED
+            else _COMPACTION
+            if isinstance(compaction, int) and compaction
+            else _CALL
+        )
+    _hand_over(tally, read, kinds)
+    return logged
+
+
+def _plain_calls(
+    tally: Tally,
+    calls: list[Any],
+    model: str | None,
+    sums: list[int],
+    start: int,
+    *,
+    costs: dict[str | None, Decimal | None],
+) -> Decimal:
+    """:func:`_calls` of plain rows (:func:`_plain_rows`: none malformed, each one's
+    kind told by SQLite), summed and built column by column, with no check per row."""
+    tally.files[-1].lines += len(calls)
+    file = tally.file
+    for k in range(5):
+        sums[k] += sum(map(itemgetter(k + 1), calls))
+    # Added in the rows' order, as :func:`_calls` adds them.
+    known = filter(_known, map(costs.__getitem__, map(itemgetter(_COST), calls)))
+    logged: Decimal = sum(cast("Iterator[Decimal]", known), Decimal(0))
+    kinds = list(map(itemgetter(_KIND), calls))
+    # Each name resolved once a session, as :func:`_calls` resolves them: a row of no
+    # tokens' name never (its call stands for nothing).
+    named_calls = (
+        map(itemgetter(6), calls)
+        if not any(kinds)
+        else (row[6] for row, kind in zip(calls, kinds, strict=True) if kind != _ENTRY)
+    )
+    names = {named: _priced(named) for named in set(named_calls)}
+    read: list[Row] = [
+        (
             line,
-            _split(fresh, read, write),
-            read,
-            output + reasoning,
-            reasoning,
-            priced or model,
+            fresh - cached - write if fresh >= cached + write else fresh,
+            cached,
+            total - fresh if total > fresh + output else output,
+            total - fresh - output if total > fresh + output else 0,
+            names.get(named) or model,
             at,
             None,
             file,
             write,
-            cost,
+            costs[text],
         )
-        if source != _CARRIED and not (isinstance(compaction, int) and compaction):
-            pending.append(call)
-            continue
-        tally.requests_of("main", pending)
-        pending = []
-        if source == _CARRIED:
-            tally.billed_only(line, series=SUMMED, **_usage(call))
-        else:
-            tally.request(line, series=summary_series("main"), **_usage(call))
-            tally.compaction(line, series="main", time=at)
-    tally.requests_of("main", pending)
+        for line, (_sid, fresh, output, total, cached, write, named, at, text, _kind) in enumerate(
+            calls, start
+        )
+    ]
+    _hand_over(tally, read, kinds)
     return logged
+
+
+def _hand_over(tally: Tally, calls: list[Row], kinds: list[int]) -> None:
+    """Each of a session's calls by its kind: the conversation's handed over a run at a
+    time (``Tally.requests_of``: a keyword call per call cost a microsecond), before
+    anything that counts them."""
+    if not any(kinds):  # the conversation's calls alone: at once
+        tally.requests_of("main", calls)
+        return
+    pending: list[Row] = []
+    for call, kind in zip(calls, kinds, strict=True):
+        if kind == _CALL:
+            pending.append(call)
+        elif kind == _ENTRY:
+            tally.entry(_NO_TOKENS)
+        else:
+            tally.requests_of("main", pending)
+            pending = []
+            line = call[0]
+            if kind == _CARRIED_ROW:
+                tally.billed_only(line, series=SUMMED, **_usage(call))
+            else:
+                tally.request(line, series=summary_series("main"), **_usage(call))
+                tally.compaction(line, series="main", time=call[6])
+    tally.requests_of("main", pending)
 
 
 def _usage(call: Row) -> dict[str, Any]:

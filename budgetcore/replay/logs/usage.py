@@ -18,7 +18,7 @@ from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass, fields, replace
 from decimal import Decimal
 from itertools import chain, repeat
-from operator import attrgetter, eq, is_, itemgetter, sub
+from operator import attrgetter, eq, is_not, itemgetter, sub
 from typing import NamedTuple
 
 from budgetcore.registry.models import Resolution, resolve
@@ -488,16 +488,15 @@ def _one_model(
     found: dict[str, Resolution],
 ) -> _ModelSums | None:
     """The sums of requests of one model, column by column in C, when the per-request
-    loop would put every one in the same place: one model, no logged cost, all in the
-    base price tier, a price for every category they use. None otherwise (the loop
+    loop would put every one in the same place: one model, all in the base price tier,
+    a price for every category they use. Their logged costs are added in their order,
+    as the loop adds them (a Goose ledger logs one a call). None otherwise (the loop
     sums them)."""
     if not reqs:
         return None
     model = reqs[0].model
     models = map(_MODEL, reqs)
-    if not all(map(eq, models, repeat(model))) or not all(
-        map(is_, map(_LOGGED, reqs), repeat(None))
-    ):
+    if not all(map(eq, models, repeat(model))):
         return None
     prices = _priced(None if model is None else found.setdefault(model, resolver(model)))
     if (
@@ -517,7 +516,7 @@ def _one_model(
     ]
     # A kind is used when a request used it: any nonzero count, as the loop tests each
     # request (cache writes: both lifetimes together).
-    return _summed(
+    acc = _summed(
         prices,
         len(reqs),
         parts,
@@ -528,6 +527,11 @@ def _one_model(
             any(map(_OUTPUT, reqs)),
         ],
     )
+    logged = list(filter(_IS_COST, map(_LOGGED, reqs)))
+    if logged:
+        acc.logged = functools.reduce(MONEY.add, logged, acc.logged)
+        acc.logged_requests = len(logged)
+    return acc
 
 
 def _summed(
@@ -548,6 +552,7 @@ def _summed(
 
 
 _MODEL, _LOGGED, _CONTEXT = itemgetter(5), itemgetter(14), itemgetter(1)
+_IS_COST = functools.partial(is_not, None)  # a logged cost, in C (0 is one)
 _ID = itemgetter(2, 3)  # ParsedLog.ids: (message id, request id)
 _INPUT, _WRITE, _WRITE_1H = itemgetter(8), itemgetter(4), itemgetter(9)
 _READ, _OUTPUT, _REASONING = itemgetter(3), itemgetter(2), itemgetter(10)
