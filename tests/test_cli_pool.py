@@ -101,3 +101,66 @@ def test_the_pool_starts_no_standard_pool() -> None:
         [sys.executable, "-c", code], capture_output=True, text=True, check=True, cwd=ROOT
     )
     assert out.stdout.strip() == "[]"
+
+
+def test_a_worker_s_results_pipe_holds_a_chunk_s_results() -> None:
+    """A chunk of a folder's results is about 440 kB (250 sessions of 1.7 kB): through a
+    pipe of 64 KiB, the worker waited for the parent to read it before it could go on
+    (20 to 34 waits a worker, Qwen Code 2,000 × 50; 2 or 3 with this)."""
+    fcntl = pytest.importorskip("fcntl")
+    if not hasattr(fcntl, "F_GETPIPE_SZ"):
+        pytest.skip("no pipe sizes here")
+    from budgetcore.cli.pool import _roomy  # noqa: PLC0415
+
+    r, w = os.pipe()
+    try:
+        _roomy(w)
+        assert fcntl.fcntl(w, fcntl.F_GETPIPE_SZ) >= 1 << 20
+    finally:
+        os.close(r)
+        os.close(w)
+
+
+def test_a_worker_s_next_chunk_is_handed_when_its_results_begin() -> None:
+    """Not once they are all read and unpickled: the worker has done its chunk when it
+    starts to write, and waited meanwhile for the parent."""
+    from budgetcore.cli import pool  # noqa: PLC0415
+
+    handed: list[int] = []
+
+    class Handed(Exception):
+        pass
+
+    class Pool:
+        def __init__(self, worker: pool._Worker) -> None:
+            self.workers = [worker]
+
+        def hand(self, _worker: pool._Worker, chunks: int) -> None:
+            handed.append(chunks)
+            raise Handed
+
+    r, w = os.pipe()
+    worker = pool._Worker(os.getpid(), -1, r)
+    worker.owed = 1
+    os.write(w, (1000).to_bytes(8, "little") + b"\x80")  # a frame's length, one byte of it
+    failed: list[BaseException] = []
+
+    def gather() -> None:
+        try:
+            pool._gather(Pool(worker), [None], None)  # type: ignore[arg-type]
+        except Handed:
+            pass
+        except BaseException as exc:  # told to the test below
+            failed.append(exc)
+
+    thread = threading.Thread(target=gather, daemon=True)
+    thread.start()
+    for _ in range(600):  # polling, generously: it is at once
+        if handed or failed:
+            break
+        thread.join(0.1)
+    os.close(w)
+    assert failed == []
+    assert handed == [1]
+    thread.join(5)
+    os.close(r)

@@ -106,14 +106,15 @@ class _Worker:
     """One forked worker: its process id, the pipe that hands it chunks, the one its
     results come back by, and what has come back of its current frame."""
 
-    __slots__ = ("busy", "got", "pid", "results", "tasks")
+    __slots__ = ("got", "headed", "owed", "pid", "results", "tasks")
 
     def __init__(self, pid: int, tasks: int, results: int) -> None:
         self.pid = pid
         self.tasks = tasks
         self.results = results
         self.got = bytearray()
-        self.busy = False  # a chunk handed to it has not come back
+        self.owed = 0  # chunks handed to it whose results have not all come back
+        self.headed = False  # the results in ``got`` have begun: its next chunk is handed
 
 
 class _Pool:
@@ -130,6 +131,7 @@ class _Pool:
     ) -> None:
         task_r, task_w = os.pipe()
         result_r, result_w = os.pipe()
+        _roomy(result_w)
         # Blocked until the worker's own handler is in place: a signal in between is
         # then the worker's (it leaves), never the parent's flag in the worker's copy.
         mask = signal.pthread_sigmask(signal.SIG_BLOCK, SIGNALS)
@@ -169,7 +171,7 @@ class _Pool:
         if self.next < chunks:
             os.write(worker.tasks, self.next.to_bytes(_INDEX, "little"))
             self.next += 1
-            worker.busy = True
+            worker.owed += 1
         elif worker.tasks >= 0:
             os.close(worker.tasks)
             worker.tasks = -1
@@ -250,8 +252,8 @@ def _read(fd: int, n: int) -> bytes:  # pragma: no cover - runs in a worker
 def _gather(
     pool: _Pool, results: list[list[R] | None], done_items: Callable[[int], None] | None
 ) -> None:
-    """Every chunk's results, read as they come back; the next chunk handed to a worker
-    as soon as its last one is in, before that one is unpickled."""
+    """Every chunk's results, read as they come back; a worker's next chunk handed as
+    soon as its results begin (it has done the last one), before they are all read."""
     poller = select.poll()
     by_fd = {w.results: w for w in pool.workers}
     for fd in by_fd:
@@ -264,19 +266,22 @@ def _gather(
             w = by_fd[fd]
             more = os.read(fd, 1 << 20)
             if not more:
-                if w.busy:  # its pipe ended before its chunk came back: it died
+                if w.owed:  # its pipe ended before its chunks came back: it died
                     raise Interrupted(requested() or _died_of(w.pid))
                 poller.unregister(fd)  # it has left, its chunks done
                 continue
             w.got += more
-            while len(w.got) >= _HEAD:
-                size = int.from_bytes(w.got[:_HEAD], "little")
-                if len(w.got) < _HEAD + size:
+            while True:
+                if not w.headed and len(w.got) >= _HEAD:
+                    w.headed = True
+                    pool.hand(w, len(results))
+                size = int.from_bytes(w.got[:_HEAD], "little") if w.headed else 0
+                if not w.headed or len(w.got) < _HEAD + size:
                     break
                 frame = bytes(w.got[_HEAD : _HEAD + size])
                 del w.got[: _HEAD + size]
-                w.busy = False
-                pool.hand(w, len(results))
+                w.headed = False
+                w.owed -= 1
                 k, ok, value = pickle.loads(frame)
                 if not ok:
                     raise value
@@ -284,6 +289,19 @@ def _gather(
                 left -= 1
                 if done_items is not None:
                     done_items(len(value))
+
+
+def _roomy(fd: int) -> None:
+    """A results pipe that holds a chunk's results (about 1.7 kB a session of a folder,
+    250 sessions a chunk of 2,000 on two cores), where the system lets a pipe grow
+    (Linux: to 1 MiB unprivileged): the worker writes them and goes on with its next
+    chunk, where it waited for the parent to read all but the last 64 KiB."""
+    import fcntl  # noqa: PLC0415 - on a platform with pools only
+
+    grow = getattr(fcntl, "F_SETPIPE_SZ", None)
+    if grow is not None:
+        with contextlib.suppress(OSError):
+            fcntl.fcntl(fd, grow, 1 << 20)
 
 
 def _died_of(pid: int) -> int:
