@@ -289,11 +289,6 @@ def run(argv: Sequence[str] | None = None) -> NoReturn:
             text = render_value(f"{type(exc).__name__}: {exc}")
             print(f"budgetcore: internal error, please report it: {text}", file=sys.stderr)
             code = EXIT_WRITE
-    pool = sys.modules.get("budgetcore.cli.pool")
-    if pool is not None and pool.abandoned():
-        # Workers were killed mid-task: the pool's threads would wait on them at exit.
-        sys.stderr.flush()
-        os._exit(code)
     sys.exit(code)
 
 

@@ -5,7 +5,7 @@ the grid in a runtime's own knob; ``output`` and ``whatif`` write the result.
 
 Each session is one task: read (a log is read where the task runs), replayed at every
 point (``tune.result.session_result``, a pure function), then the parent adds them up.
-Tasks run in this process, in ``--jobs N`` processes (``concurrent.futures``), or on a
+Tasks run in this process, in ``--jobs N`` forked processes (``cli.pool``), or on a
 Dask cluster (``--dask ADDRESS``, the optional extra ``budgetcore[dask]``).
 """
 
