@@ -515,3 +515,43 @@ def test_a_window_too_small_for_the_runtime_reaches_no_k_and_says_so(
     line = _one_line(result.err)
     assert "reaches no K" in line
     assert "…" not in line
+
+
+@pytest.mark.parametrize(
+    ("runtime", "text", "where"),
+    [
+        ("codex", "model = 7\nmodel_auto_compact_token_limit = 100000\n", "model"),
+        ("gemini-cli", '{"model": {"name": [1]}}', "model.name"),
+        ("claude-code", '{"model": {"id": "opus"}}', "model"),
+        ("opencode", '{"model": 5}', "model"),
+        ("pi", '{"defaultModel": false}', "defaultModel"),
+        ("qwen-code", '{"model": {"name": 3}}', "model.name"),
+        ("anthropic-api", '{"model": 1}', "model"),
+    ],
+)
+def test_a_model_key_holding_no_name_is_a_coded_problem_not_an_ignored_key(
+    runtime: str, text: str, where: str, tmp_path: Path
+) -> None:
+    """The fifteenth walk's leftover: ``model = 7`` in a Codex config was listed as
+    "ignored: 1 other key: model", as if the file named no model, where Codex's own
+    parser refuses it (codex-rs's ``model: Option<String>``). Now one coded line naming
+    the key, the rule and the value, in the CLI and the page's import, both languages;
+    a name written as text is still read as the file's model."""
+    result = _check(tmp_path, runtime, text)
+    assert result.code == 2
+    line = _one_line(result.err)
+    assert f"{where} must be a model's name (text)" in line
+    state = reduce(initial_state(), ModelDataLoaded(default_registry(), default_peers()))
+    state = reduce(state, ExportRuntimeChosen(runtime))
+    before = state.plan.scenario
+    state = reduce(state, ImportPreviewed(text, "replace"))
+    preview = str(import_html(state))
+    assert 'id="import-errors"' in preview
+    assert where in preview
+    assert state.plan.scenario == before
+
+
+def test_a_model_named_as_text_is_still_the_files_model(tmp_path: Path) -> None:
+    result = _check(tmp_path, "codex", 'model = "gpt-5-codex"\n', "--format", "json")
+    assert result.code == 0
+    assert "gpt-5-codex" in result.out

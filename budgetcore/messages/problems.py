@@ -781,6 +781,12 @@ MESSAGES: dict[str, tuple[str, str]] = {
         "{where} must be from {low} to {high}; got {got}",
         "{where} 必须在 {low} 到 {high} 之间;收到 {got}",
     ),
+    # A key that names the model (Codex's model, Gemini CLI's model.name, ...) holding
+    # a number, a list or an object: the runtime's own parser refuses the file.
+    "core.runtime-model-name": (
+        "{where} must be a model's name (text); got {got}",
+        "{where} 必须是模型名称(文本);收到 {got}",
+    ),
     "core.runtime-number": (
         "{where} must be a number; got {got}",
         "{where} 必须是数字;收到 {got}",

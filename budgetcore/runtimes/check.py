@@ -18,7 +18,7 @@ from budgetcore.errors import NonFinite, Problem, ScenarioError
 from budgetcore.runtimes import profile
 from budgetcore.runtimes.libraries import ANTHROPIC_MIN_TRIGGER
 from budgetcore.runtimes.model import Profile, Value
-from budgetcore.runtimes.own_file import RuntimeFile, file_model, parse_file
+from budgetcore.runtimes.own_file import RuntimeFile, file_model, model_not_named, parse_file
 from budgetcore.runtimes.profiles import (
     claude_code_model_window,
     claude_code_window,
@@ -773,7 +773,11 @@ def read_settings(
     per-model entry where the file has them."""
     p = profile(runtime)
     r = _Reader(what, p.title, strings=p.name not in ("codex", "pi"))
-    _READERS[p.name](r, parse_file(p.name, text, what), model)
+    parsed = parse_file(p.name, text, what)
+    _READERS[p.name](r, parsed, model)
+    unnamed = model_not_named(p.name, parsed)
+    if unnamed is not None:
+        r.bad(unnamed[0], unnamed[1], "runtime-model-name")
     r.done()
     return r.settings, tuple(r.ignored), tuple(r.notes)
 

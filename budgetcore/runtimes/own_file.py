@@ -18,7 +18,7 @@ from budgetcore.runtimes.syntax import (
     read_yaml_flat,
 )
 
-__all__ = ["RuntimeFile", "file_model", "parse_file"]
+__all__ = ["RuntimeFile", "file_model", "model_not_named", "parse_file"]
 
 
 @dataclass(frozen=True, slots=True, eq=False)
@@ -203,4 +203,25 @@ def file_model(runtime: str, text: str | RuntimeFile) -> tuple[str, str] | None:
             return (
                 path[-1] if not f.text.lstrip().startswith("{") and path[0] == "env" else where
             ), name
+    return None
+
+
+def model_not_named(runtime: str, text: str | RuntimeFile) -> tuple[str, object] | None:
+    """A key that names the model holding something that is no name (``model = 7``):
+    its path and value, which the runtime's own parser refuses (codex-rs's ``model`` is
+    an ``Option<String>``; the others' schemas type it as a string). It was listed as
+    an ignored key, as if the file named no model; None where every such key is text
+    or absent."""
+    f = parse_file(runtime, text)
+    known = _MODEL_KEYS.get(f.runtime)
+    if known is None or f.error is not None:
+        return None
+    read, paths = known
+    doc = read(f)
+    for path in paths:
+        value: object = doc
+        for part in path:
+            value = value.get(part) if isinstance(value, dict) else None
+        if value is not None and not isinstance(value, str):
+            return ".".join(path), value
     return None
