@@ -119,9 +119,14 @@ def _env_like(text: str) -> bool:
     return bool(lines) and all("=" in x and ":" not in x.split("=", 1)[0] for x in lines)
 
 
-def _string_at(doc: object, path: tuple[str, ...]) -> str | None:
+def _at(doc: object, path: tuple[str, ...]) -> object:
     for part in path:
         doc = doc.get(part) if isinstance(doc, dict) else None
+    return doc
+
+
+def _string_at(doc: object, path: tuple[str, ...]) -> str | None:
+    doc = _at(doc, path)
     return doc.strip() if isinstance(doc, str) and doc.strip() else None
 
 
@@ -179,17 +184,28 @@ _MODEL_KEYS: dict[str, tuple[Callable[[RuntimeFile], object], tuple[tuple[str, .
 }
 
 
-def file_model(runtime: str, text: str | RuntimeFile) -> tuple[str, str] | None:
-    """The model a runtime's own file names (the key as the file spells it, the name as
-    written), or None: the file names none, the runtime's file has no such key, or the
-    file cannot be read (:func:`check_runtime` says why). ``text``: the file, or the
-    file as :func:`parse_file` read it, whose settings are read from the same parse."""
+def _model_doc(
+    runtime: str, text: str | RuntimeFile
+) -> tuple[RuntimeFile, object, tuple[tuple[str, ...], ...]] | None:
+    """The file, the document its model keys are read from, and those keys' paths;
+    None where the runtime's file names no model or the file cannot be read."""
     f = parse_file(runtime, text)
     known = _MODEL_KEYS.get(f.runtime)
     if known is None or f.error is not None:
         return None
     read, paths = known
-    doc = read(f)
+    return f, read(f), paths
+
+
+def file_model(runtime: str, text: str | RuntimeFile) -> tuple[str, str] | None:
+    """The model a runtime's own file names (the key as the file spells it, the name as
+    written), or None: the file names none, the runtime's file has no such key, or the
+    file cannot be read (:func:`check_runtime` says why). ``text``: the file, or the
+    file as :func:`parse_file` read it, whose settings are read from the same parse."""
+    found = _model_doc(runtime, text)
+    if found is None:
+        return None
+    f, doc, paths = found
     if not paths and isinstance(doc, dict):
         # A reader that finds the key itself (Kimi CLI's indirection): its one entry.
         ((where, name),) = doc.items()
@@ -212,16 +228,12 @@ def model_not_named(runtime: str, text: str | RuntimeFile) -> tuple[str, object]
     an ``Option<String>``; the others' schemas type it as a string). It was listed as
     an ignored key, as if the file named no model; None where every such key is text
     or absent."""
-    f = parse_file(runtime, text)
-    known = _MODEL_KEYS.get(f.runtime)
-    if known is None or f.error is not None:
+    found = _model_doc(runtime, text)
+    if found is None:
         return None
-    read, paths = known
-    doc = read(f)
+    _, doc, paths = found
     for path in paths:
-        value: object = doc
-        for part in path:
-            value = value.get(part) if isinstance(value, dict) else None
+        value = _at(doc, path)
         if value is not None and not isinstance(value, str):
             return ".".join(path), value
     return None
