@@ -562,8 +562,9 @@ MESSAGES: dict[str, tuple[str, str]] = {
         "(Kimi Code),而 Kimi 的 token 数写在那里",
     ),
     "core.log-no-requests-elsewhere": (
-        "{where} holds {copies} records with usage, all of sessions another file of the "
-        "folder bills ({sources}): none is billed here, and it costs nothing",
+        # The count after "in all": one copy read "holds 1 records" (the sixteenth walk).
+        "{where} holds records with usage, {copies} in all, each of a session another file "
+        "of the folder bills ({sources}): none is billed here, and it costs nothing",
         "{where}中有 {copies} 条带用量的记录,都属于由文件夹中另一个文件计费的会话"
         "({sources}):这里一条也不计费,它不花费任何费用",
     ),
