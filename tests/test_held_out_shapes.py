@@ -1757,3 +1757,22 @@ def test_a_codex_estimate_of_a_total_is_not_the_window_full_mark() -> None:
     assert entries["event_msg/token_count (estimate: a total alone)"] == 1
     assert WINDOW_FULL not in entries
     assert len(log.main.requests) == 1
+
+
+def test_a_side_file_said_in_chinese_spaces_the_agents_name(tmp_path: Path) -> None:
+    """The sixteenth walk (390 px, Chinese): "日志文件不是会话文件:它是Kimi Code 对其会话
+    工作文件夹的索引", the agent's name run into "是" where every other sentence of the
+    page spaces Chinese from Latin text. Each side file's reason starts with its agent's
+    name."""
+    _kimi_code_home(tmp_path)
+    index = tmp_path / "session_index.jsonl"
+    panel = with_logs(ReplayPanel(), (("session_index.jsonl", index.read_bytes()),))
+    zh = html.unescape(str(logs_html(panel, "zh", wide=True)))
+    assert f"它是 {t('replay.not-read.kimi-index', 'zh')}" in zh
+    from budgetcore.replay.logs import _SIDE_FILES  # noqa: PLC0415
+    from budgetcore.replay.logs.layouts import HOME_FILE_LINES  # noqa: PLC0415
+
+    whys = [why for why, _ in _SIDE_FILES.values()] + ["replay.not-read.claude-meta"]
+    whys += [why for shapes in HOME_FILE_LINES.values() for _, why, _ in shapes]
+    # The space is right only before Latin text: no stray space before Chinese.
+    assert all(t(why, "zh")[0].isascii() for why in whys)
