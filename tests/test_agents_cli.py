@@ -890,7 +890,9 @@ def test_a_copilot_export_whose_sessions_the_events_all_bill_costs_nothing(
     (unread,) = total["sessions_unreadable"]  # type: ignore[misc]
     assert unread["session"] == "otel/copilot-otel.jsonl"
     assert unread["costs_nothing"] is True
-    assert any("all of sessions another file of the folder bills" in p for p in unread["problems"])
+    assert any(
+        "each of a session another file of the folder bills" in p for p in unread["problems"]
+    )
     assert not any("no session.shutdown" in p for p in unread["problems"])
 
 

@@ -5,6 +5,7 @@ placeholder numbers; tests/test_agents_ccusage.py holds the same fixtures to ccu
 
 from __future__ import annotations
 
+import html
 import io
 import json
 import shutil
@@ -27,7 +28,8 @@ from budgetcore.replay.logs import (
 )
 from budgetcore.replay.logs.codex import WINDOW_FULL
 from budgetcore.replay.logs.session import folder_usage, run_session
-from budgetcore.ui.replay.state import import_steps
+from budgetcore.ui.replay.logs import logs_html
+from budgetcore.ui.replay.state import ReplayPanel, import_steps, with_logs
 from tests.fixtures.logs.goose.make import make_tiered
 from tests.helpers import both_decodings, run_cli
 from tests.log_reader_helpers import rollout_three_ways
@@ -392,6 +394,46 @@ def test_the_files_an_agent_keeps_beside_its_sessions_leave_the_total_known(
     assert total["measured"]["cost"] is not None
     for reason in reasons:
         assert reason in whole.err
+
+
+@pytest.mark.parametrize(
+    ("make", "reasons"),
+    [
+        (_codex_home, ["Codex CLI's index", "Codex CLI's history"]),
+        (_claude_home, ["Claude Code's history"]),
+        (_kimi_code_home, ["Kimi Code's index"]),
+    ],
+)
+def test_the_files_beside_the_sessions_picked_one_by_one_say_what_they_are(
+    tmp_path: Path, make: Any, reasons: list[str]
+) -> None:
+    """The sixteenth walk (1440 and 390 px, both languages): the same homes' files
+    picked in the page's file box, which gives no folder, or one given alone to the
+    CLI. Each index or history was "not a session log of an agent we read" (Kimi Code's
+    index "no usable request in this Claude Code file", and a Claude Code row in the
+    page's table of agents), and the total was unknown. Each says what it is, from its
+    lines, and costs nothing."""
+    make(tmp_path)
+    files = [p for p in sorted(tmp_path.rglob("*")) if p.is_file() and p.suffix != ".md"]
+    panel = with_logs(ReplayPanel(), tuple((p.name, p.read_bytes()) for p in files))
+    assert all(x.costs_nothing for x in panel.logs if x.log is None)
+    page = html.unescape(str(logs_html(panel, "en", wide=True)))
+    assert "Claude Code file" not in page
+    assert "not a session log" not in page
+    assert "unknown (at least" not in page
+    assert "agent unknown" not in page
+    for reason in reasons:
+        assert reason in page
+    zh = html.unescape(str(logs_html(panel, "zh", wide=True)))
+    for loaded in panel.logs:
+        if loaded.log is None:
+            (problem,) = loaded.error
+            assert t(dict(problem.params)["why"], "zh") in zh
+    for home in (p for p in files if p.parent == tmp_path and p.suffix == ".jsonl"):
+        alone = run_cli(["replay", "--log", str(home)])
+        assert "Claude Code file" not in alone.err
+        assert "is not a session file: it is" in alone.err
+        assert any(reason in alone.err for reason in reasons)
 
 
 def test_a_goose_jsonl_session_beside_its_database_is_not_read_twice(tmp_path: Path) -> None:
@@ -1715,3 +1757,22 @@ def test_a_codex_estimate_of_a_total_is_not_the_window_full_mark() -> None:
     assert entries["event_msg/token_count (estimate: a total alone)"] == 1
     assert WINDOW_FULL not in entries
     assert len(log.main.requests) == 1
+
+
+def test_a_side_file_said_in_chinese_spaces_the_agents_name(tmp_path: Path) -> None:
+    """The sixteenth walk (390 px, Chinese): "日志文件不是会话文件:它是Kimi Code 对其会话
+    工作文件夹的索引", the agent's name run into "是" where every other sentence of the
+    page spaces Chinese from Latin text. Each side file's reason starts with its agent's
+    name."""
+    _kimi_code_home(tmp_path)
+    index = tmp_path / "session_index.jsonl"
+    panel = with_logs(ReplayPanel(), (("session_index.jsonl", index.read_bytes()),))
+    zh = html.unescape(str(logs_html(panel, "zh", wide=True)))
+    assert f"它是 {t('replay.not-read.kimi-index', 'zh')}" in zh
+    from budgetcore.replay.logs import _SIDE_FILES  # noqa: PLC0415
+    from budgetcore.replay.logs.layouts import HOME_FILE_LINES  # noqa: PLC0415
+
+    whys = [why for why, _ in _SIDE_FILES.values()] + ["replay.not-read.claude-meta"]
+    whys += [why for shapes in HOME_FILE_LINES.values() for _, why, _ in shapes]
+    # The space is right only before Latin text: no stray space before Chinese.
+    assert all(t(why, "zh")[0].isascii() for why in whys)

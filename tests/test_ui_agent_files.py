@@ -522,6 +522,22 @@ def test_an_events_file_whose_session_the_store_bills_says_so(lang: str) -> None
     assert t("replay.logs.copy.copilot-by-store", lang) in page
 
 
+def test_an_events_file_picked_beside_its_store_counts_one_copy_as_one() -> None:
+    """The sixteenth walk (1440 px, English): a Copilot CLI events.jsonl picked in the
+    file box with the session store that bills its session (no folder, so not folded
+    into the store's ledger) said "holds 1 records with usage"."""
+    store = LOGS / "copilot" / "store-events"
+    events = store / "session-state" / "dddddddd-0000-4000-8000-0000000000a1" / "events.jsonl"
+    picked = (
+        ("session-store.db", (store / "session-store.db").read_bytes()),
+        ("events.jsonl", events.read_bytes()),
+    )
+    panel = with_logs(ReplayPanel(), picked)
+    page = html.unescape(str(logs_html(panel, "en", wide=True)))
+    assert "a session the session store bills: 1" in page
+    assert not re.search(r"\b1 records\b", page)
+
+
 @pytest.mark.parametrize(
     ("folder", "twin"),
     [(LOGS / "codex-zst" / "both" / "sessions", ".jsonl.zst")],

@@ -369,3 +369,23 @@ def test_an_archive_is_refused_as_one_naming_its_kind(name: str, data: bytes, ki
     result = run_cli(["replay", "--log", "-", "--usage"], stdin=data)
     assert result.code == 2
     assert "archive" in result.err or "compressed" in result.err
+
+
+def test_an_archive_in_a_folder_is_said_to_be_one() -> None:
+    """The sixteenth walk (1440 px, both languages): a folder holding a Codex session
+    beside a .zip and a .jsonl.gz of sessions listed both as "no agent we read writes
+    such a file as a session", where a file given alone says what an archive is and
+    what to do. The folder's plan names them by their endings: an archive or a
+    compressed file, to unpack (a Codex .jsonl.zst is still a session)."""
+    from budgetcore.messages import t  # noqa: PLC0415
+    from budgetcore.replay.logs.folder import plan_folder  # noqa: PLC0415
+
+    archives = [name for name, _, _ in _archives()] + ["logs.tar", "logs.tgz", "logs.7z"]
+    paths = ["f/sessions/2025/10/06/rollout-a.jsonl", "f/sessions/b.jsonl.zst"]
+    plan = plan_folder([*paths, *(f"f/{n}" for n in archives)])
+    assert sorted(s.name for s in plan.sessions) == sorted(paths)
+    whys = dict(zip(plan.not_read, plan.why_not_read, strict=True))
+    assert set(whys) == {f"f/{n}" for n in archives}
+    assert set(whys.values()) == {"replay.not-read.archive"}
+    assert "unpack" in t("replay.not-read.archive", "en")
+    assert "解压" in t("replay.not-read.archive", "zh")

@@ -375,3 +375,22 @@ def test_the_choice_names_what_its_export_writes_where_that_differs(
         "knob": written[0],
         "value": written[1],
     }
+
+
+@pytest.mark.parametrize("runtime", ["claude-code", "kimi-cli", "goose"])
+def test_the_export_sentence_may_break_before_the_grids_knob_in_chinese(runtime: str) -> None:
+    """The sixteenth walk (390 px, Chinese): the sentence under the choice ended
+    "…的边界;GOOSE_AUTO_COMPACT_THRESHOLD = 0.8 得到同一个 K", and with no break
+    between ";" and the knob's long name the line broke inside "边界" (Kimi CLI's inside
+    "设置"). A space after the semicolon lets it break before the name, as the choice's
+    head does after its colon (``tune.choice.head-knob``)."""
+    state = tune_done(_loaded(CLAUDE, runtime, "zh"))
+    result = state.tune.result
+    assert result is not None
+    assert result.choice is not None
+    assert result.runtime is not None
+    said = result.runtime.exported_note(result.choice.k, result.choice.s, "zh")
+    assert said is not None
+    knob = result.runtime.knob.name
+    assert f"; {knob} = " in said
+    assert re.search(r"[\u4e00-\u9fff];\S", said) is None

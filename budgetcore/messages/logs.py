@@ -536,6 +536,11 @@ MESSAGES: dict[str, tuple[str, str]] = {
         "no agent we read writes such a file as a session",
         "我们读取的代理都不把这种文件写成会话",
     ),
+    "replay.not-read.archive": (
+        "an archive or a compressed file, by its name: unpack it and give the files inside; "
+        "Codex CLI's .jsonl.zst is read as it is",
+        "按其名称是归档或压缩文件:请先解压,再提供其中的文件;Codex CLI 的 .jsonl.zst 可直接读取",
+    ),
     "replay.not-read.gemini-migrated": (
         "a Gemini CLI session migrated into the .jsonl of its name beside it, which holds "
         "every message of it and is read instead",

@@ -396,9 +396,11 @@ MESSAGES: dict[str, tuple[str, str]] = {
         "{where} is the write-ahead log of {agent}'s {file}: its newest rows may be here alone, and the page reads the database without it; close {agent}, which writes them into {file}, or read {file} with budgetcore replay --log",
         "{where}是 {agent} 的数据库 {file} 的预写日志:最新的行可能只在其中,而页面读取数据库时不含此日志;请关闭 {agent}(它会把这些行写入 {file}),或用 budgetcore replay --log 读取 {file}",
     ),
+    # Each reason starts with its agent's name: a space before it, as Chinese meets Latin
+    # text everywhere else ("它是Kimi Code" was seen in the sixteenth walk).
     "core.log-side-file": (
         "{where} is not a session file: it is {why}",
-        "{where}不是会话文件:它是{why}",
+        "{where}不是会话文件:它是 {why}",
     ),
     "core.log-database-sidecar": (
         "{where} is a file SQLite keeps beside {file}, {agent}'s database, and holds no session of its own: read {file}, with this file beside it",
@@ -562,8 +564,9 @@ MESSAGES: dict[str, tuple[str, str]] = {
         "(Kimi Code),而 Kimi 的 token 数写在那里",
     ),
     "core.log-no-requests-elsewhere": (
-        "{where} holds {copies} records with usage, all of sessions another file of the "
-        "folder bills ({sources}): none is billed here, and it costs nothing",
+        # The count after "in all": one copy read "holds 1 records" (the sixteenth walk).
+        "{where} holds records with usage, {copies} in all, each of a session another file "
+        "of the folder bills ({sources}): none is billed here, and it costs nothing",
         "{where}中有 {copies} 条带用量的记录,都属于由文件夹中另一个文件计费的会话"
         "({sources}):这里一条也不计费,它不花费任何费用",
     ),

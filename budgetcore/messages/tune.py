@@ -587,17 +587,19 @@ MESSAGES: dict[str, tuple[str, str]] = {
     "tune.knob-is": ("{knob} = {value}", "{knob} = {value}"),
     # Tune's value and the runtime export's can differ in their digits for one K: the
     # export aims at the middle of K's token (runtimes/tune_axis.RuntimeAxis.exported).
+    # A space after the Chinese semicolon, as after "选中:": the grid's knob is one long
+    # word, and the line broke inside "边界" or "设置" before it (390 px).
     "tune.knob-exported": (
         "The runtime export writes {knob} = {value} for this K {k}: aimed at the middle "
         "of that token, so that the runtime's float arithmetic cannot cross its edge; "
         "{grid} reaches the same K.",
         "运行时导出为这个 K {k} 写入 {knob} = {value}:取该 token 的中点,"
-        "使运行时的浮点运算不会越过它的边界;{grid} 得到同一个 K。",
+        "使运行时的浮点运算不会越过它的边界; {grid} 得到同一个 K。",
     ),
     "tune.knob-exported-other": (
         "The runtime export writes {knob} = {value} for this K {k}, a whole-token setting "
         "that reaches it exactly; {grid} reaches the same K.",
-        "运行时导出为这个 K {k} 写入 {knob} = {value},一个以整 token 计、正好得到它的设置;"
+        "运行时导出为这个 K {k} 写入 {knob} = {value},一个以整 token 计、正好得到它的设置; "
         "{grid} 得到同一个 K。",
     ),
     "tune.not-a-setting": (

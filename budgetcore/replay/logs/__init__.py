@@ -45,6 +45,7 @@ from budgetcore.replay.logs.reader import (
     at_line,
     decoded_lines,
     finish,
+    numbered_lines,
 )
 from budgetcore.replay.logs.tally import (
     SQLITE_MAGIC,
@@ -233,7 +234,7 @@ def _unknown(head: Replayed | Document | Database, name: str = "") -> ScenarioEr
         # Each line read ends in its newline; the end of the file reads as b"".
         lines = sum(1 for line in head.head if line)
         return NoRequests([Problem.coded("log", "log-empty")], lines, free=True)
-    sidecar = _database_sidecar(name) or _side_file(name)
+    sidecar = _database_sidecar(name) or _side_file(name) or _home_file(head, name)
     if sidecar is not None:
         return sidecar
     first = head.head[0] if head.head else b""
@@ -375,6 +376,37 @@ def _side_file(name: str) -> LogUnread | None:
     found = agent(key)
     assert found is not None
     return LogUnread([Problem.coded("log", "log-side-file", why=why)], found.key)
+
+
+def _home_file(head: Replayed, name: str) -> NoRequests | None:
+    """An index or prompt history an agent keeps at the top of its home, given without
+    its folder (picked in the page's file box, or alone): said as what it is, as the
+    folder's "not read" list says it, and costing nothing, where every line has one
+    agent's keys for that name (``layouts.HOME_FILE_LINES``). Each read as "not a
+    session log of an agent we read", Kimi Code's index as a Claude Code file, and left
+    the total unknown (the sixteenth walk). Reads the file to its end; never in the way
+    of a file that is read (only once no agent claimed it)."""
+    from budgetcore.replay.logs.layouts import HOME_FILE_LINES  # noqa: PLC0415 - rarely
+
+    shapes = HOME_FILE_LINES.get(name.rsplit("/", 1)[-1], ())
+    found: tuple[frozenset[str], str, str] | None = None
+    lines = 0
+    for _, raw in numbered_lines(head) if shapes else ():
+        lines += 1
+        if not raw.strip():
+            continue
+        try:
+            value = json.loads(raw)
+        except (ValueError, RecursionError):
+            return None
+        shape = next((s for s in shapes if isinstance(value, dict) and s[0] <= value.keys()), None)
+        if shape is None or found not in (None, shape):
+            return None
+        found = shape
+    if found is None:
+        return None
+    _, why, key = found
+    return NoRequests([Problem.coded("log", "log-side-file", why=why)], lines, True, key)
 
 
 def _glued(lines: Sequence[bytes]) -> tuple[int, Agent] | None:

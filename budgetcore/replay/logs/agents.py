@@ -374,7 +374,7 @@ AGENTS: tuple[Agent, ...] = (
     Agent(
         "claude-code",
         "Claude Code",
-        lambda o: format_of(o) == "claude-code",
+        lambda o: format_of(o) == "claude-code" and not layouts.is_kimi_index_line(o),
         _read_claude,
         plan=layouts.plan_claude,
         no_bill=_CLAUDE_NO_BILL,

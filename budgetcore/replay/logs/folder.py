@@ -140,6 +140,8 @@ def plan_folder(paths: Sequence[str]) -> FolderPlan:
             sessions.append(SessionFiles(p, (p,)))
         elif p.endswith(("-wal", "-shm")) and p[:-4] in read:
             beside.append(p)
+        elif p.lower().endswith(_ARCHIVE_ENDINGS):
+            not_read.append((p, _ARCHIVE))
         else:
             not_read.append((p, _UNKNOWN))
     sessions.sort(key=lambda s: s.name)
@@ -154,6 +156,13 @@ def plan_folder(paths: Sequence[str]) -> FolderPlan:
 
 #: Why a file no agent's layout places is not read.
 _UNKNOWN = "replay.not-read.unknown"
+
+#: An archive's or a compressed file's endings, and why such a file of a folder is not
+#: read: a file given alone is refused as one by its first bytes (``log-archive``); in a
+#: folder it said "no agent we read writes such a file" (the sixteenth walk). A Codex
+#: ``.jsonl.zst`` is a session, taken before.
+_ARCHIVE_ENDINGS = (".zip", ".gz", ".tgz", ".bz2", ".xz", ".7z", ".tar", ".zst")
+_ARCHIVE = "replay.not-read.archive"
 
 
 #: Compiled by ``re`` when files are first picked one by one, not at every start-up.

@@ -15,12 +15,14 @@ __all__ = [
     "COPILOT_BY_EXPORT_EVENT",
     "COPILOT_BY_STORE",
     "COPILOT_BY_STORE_EVENT",
+    "HOME_FILE_LINES",
     "Claim",
     "Planner",
     "SessionFiles",
     "copilot_session_of",
     "is_copilot_events",
     "is_copilot_export",
+    "is_kimi_index_line",
     "plan_amp",
     "plan_claude",
     "plan_cline",
@@ -120,6 +122,34 @@ _CODEX_HOME_FILES = {
     "session_index.jsonl": "replay.not-read.codex-index",
     "history.jsonl": "replay.not-read.codex-history",
 }
+
+
+#: The keys of a line of Kimi Code's ``session_index.jsonl`` (its ``sessionId`` alone
+#: made the line read as Claude Code's: :func:`is_kimi_index_line`).
+_KIMI_INDEX_KEYS = frozenset({"sessionId", "workDir"})
+
+#: The index and prompt history each agent keeps at the top of its home (the names of
+#: ``_CODEX_HOME_FILES``, Kimi Code's and Claude Code's beside their sessions), told
+#: from their lines where no folder says whose they are: picked in the page's file box,
+#: or given alone (``replay.logs._home_file``). Two agents write each name, so a line's
+#: keys tell them apart, and every line must have the same agent's. Name -> (keys, why,
+#: agent key) for each agent.
+HOME_FILE_LINES: dict[str, tuple[tuple[frozenset[str], str, str], ...]] = {
+    "history.jsonl": (
+        (frozenset({"session_id", "ts", "text"}), "replay.not-read.codex-history", "codex"),
+        (frozenset({"display", "timestamp"}), "replay.not-read.claude-history", "claude-code"),
+    ),
+    "session_index.jsonl": (
+        (frozenset({"id", "thread_name"}), "replay.not-read.codex-index", "codex"),
+        (_KIMI_INDEX_KEYS, "replay.not-read.kimi-index", "kimi-cli"),
+    ),
+}
+
+
+def is_kimi_index_line(obj: dict[str, object]) -> bool:
+    """A line of Kimi Code's session index, which no Claude Code line is (those have a
+    ``type`` and a ``uuid``, and say ``cwd``, not ``workDir``)."""
+    return obj.keys() >= _KIMI_INDEX_KEYS and "type" not in obj and "uuid" not in obj
 
 
 def plan_codex(paths: Sequence[str], present: frozenset[str]) -> Claim:
