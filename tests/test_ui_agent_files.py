@@ -533,6 +533,9 @@ def test_an_events_file_picked_beside_its_store_counts_one_copy_as_one() -> None
         ("events.jsonl", events.read_bytes()),
     )
     panel = with_logs(ReplayPanel(), picked)
+    # The import opens on the store's session (the first that replays): the copy chosen.
+    copy = next(i for i, x in enumerate(panel.logs) if x.name.endswith("events.jsonl"))
+    panel = dataclasses.replace(panel, log_index=copy)
     page = html.unescape(str(logs_html(panel, "en", wide=True)))
     assert "a session the session store bills: 1" in page
     assert not re.search(r"\b1 records\b", page)

@@ -2216,3 +2216,25 @@ def test_a_series_cache_rule_follows_the_cache_line_with_no_space_in_chinese() -
         files = folder_files(FIXTURES / "logs" / "claude" / "25-proxy-model-names")
         log = _screen(reduce(state, ReplayLogsLoaded(files))).html["replay-log"]
         assert gap in log
+
+
+def test_an_import_opens_on_its_first_session_that_replays() -> None:
+    """The sixteenth walk: a folder whose first file by name is one the page cannot
+    replay (a Kimi Code index picked beside its sessions, a session of no request) opened
+    on that file's error box, the backtest of the sessions after it a click away. The
+    first session that replays is chosen; the first of all where none does."""
+    from budgetcore.ui.events import ReplayLogsLoaded, ReplaySourceChosen, ReplayToggled  # noqa: PLC0415
+
+    base = Path(__file__).resolve().parent / "fixtures" / "logs" / "pi" / "basic"
+    good = folder_files(base)
+    bad = (("0-first.jsonl", b'{"type":"user","message":{"role":"user","content":"x"}}\n'),)
+    state = reduce(reduce(initial_state(), ReplayToggled(True)), ReplaySourceChosen("log"))
+    loaded = reduce(state, ReplayLogsLoaded(bad + good)).replay
+    assert len(loaded.logs) == 2
+    assert loaded.logs[0].log is None
+    assert loaded.log_index == 1
+    assert loaded.chosen is not None
+    assert loaded.chosen.log is not None
+    alone = reduce(state, ReplayLogsLoaded(bad)).replay
+    assert alone.log_index == 0
+    assert alone.log_error

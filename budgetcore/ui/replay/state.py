@@ -424,9 +424,13 @@ def with_logs(panel: ReplayPanel, files: tuple[tuple[str, bytes], ...]) -> Repla
 
 
 def with_imported(panel: ReplayPanel, imported: Imported) -> ReplayPanel:
-    """The panel showing an import's sessions (the first chosen)."""
+    """The panel showing an import's sessions, the first that replays chosen (the first
+    where none does): the sixteenth walk found a folder's first session by name, an
+    index file said as what it is, chosen over the sessions after it, so the page
+    opened on an error box instead of a backtest."""
     logs, not_read = imported
-    return dataclasses.replace(panel, logs=logs, log_index=0, log_not_read=not_read, scrub=0)
+    first = next((i for i, x in enumerate(logs) if x.log is not None), 0)
+    return dataclasses.replace(panel, logs=logs, log_index=first, log_not_read=not_read, scrub=0)
 
 
 def import_steps(
