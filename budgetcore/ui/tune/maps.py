@@ -27,7 +27,7 @@ from budgetcore.messages import count, t
 from budgetcore.replay.model import decimal_of
 from budgetcore.ui.markup import Markup, el, join
 from budgetcore.ui.svg.axes import chart_svg
-from budgetcore.units import format_int, format_money, format_money_figures
+from budgetcore.units import format_int, format_money, format_money_figures, signed_money_text
 
 if TYPE_CHECKING:  # the tune model loads when the panel first runs, not on boot
     from budgetcore.runtimes.tune_axis import RuntimeAxis
@@ -616,10 +616,9 @@ SIDE_BINS = 4
 
 
 def signed_money(value: Decimal) -> str:
-    """A change in dollars, exactly, its sign always said: "+$0.12", "−$0.12", "±$0.00"."""
-    if value == 0:
-        return "±" + format_money(value)
-    return ("+" if value > 0 else "−") + format_money(abs(value))
+    """A change in dollars, exactly, its sign always said: "+$0.12", "−$0.12", "±$0.00"
+    (``units.signed_money_text``, the CLI's and the what-if's: one home)."""
+    return signed_money_text(value)
 
 
 @dataclass(frozen=True, slots=True)
