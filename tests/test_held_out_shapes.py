@@ -1834,3 +1834,26 @@ def test_kilo_cli_s_database_in_its_data_folder_is_read_as_ccusage_reads_it(
             break
     page = folder_usage(loaded)
     assert (page.requests, str(page.cost)) == (measured["requests"], measured["cost"])
+
+
+def test_a_pi_summary_s_usage_on_its_compaction_or_branch_summary_is_billed() -> None:
+    """pi-mono writes the usage of the call that wrote a compaction's or a branch
+    summary's text on that entry (``CompactionEntry.usage``, ``BranchSummaryEntry.usage``;
+    held out in round 10h). Both were read as entries, their calls' tokens and pi's own
+    cost for them lost (as ccusage 20.0.24 loses them). Each is a summary call now, at
+    the model of the response before it: the measured cost is pi's own sum."""
+    folder = LOGS / "pi" / "summary-usage" / "sessions"
+    result = run_cli(["replay", "--log", str(folder), "--usage", "--format", "jsonl"])
+    assert result.code == 0, result.err
+    session, total = (json.loads(line) for line in result.out.splitlines())
+    log = session["summary"]["log"]
+    assert log["other_series"] == [{"name": "summary:main", "requests": 2, "abandoned": 0}]
+    (ledger,) = log["ledger"]
+    assert ledger["accounted"] == ledger["lines"] == 8
+    # The branch summary went back before the compaction: the branch replayed holds none.
+    assert log["compactions"] == []
+    measured = total["total"]["measured"]
+    assert measured["requests"] == 4
+    assert (measured["input"], measured["output"]) == (7500, 700)
+    assert measured["cost"] == "0.03607500"
+    assert Decimal(measured["logged_cost"]) == Decimal(measured["cost"])
