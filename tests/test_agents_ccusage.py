@@ -154,6 +154,15 @@ DIFFERENCES: dict[tuple[str, str, str], tuple[tuple[int, ...], tuple[int, ...], 
         "total as output; which of those tokens were input and which output is not "
         "written, so we list the line as malformed with that reason, as Amp's",
     ),
+    ("pi", "summary-usage", "5c5c5c5c-0000-4000-8000-000000000001"): (
+        (7500, 500, 4000, 700),
+        (1500, 500, 4000, 300),
+        "a compaction and a branch summary with the usage of the call that wrote them "
+        "(pi-mono CompactionEntry.usage, BranchSummaryEntry.usage; held out in round "
+        "10h): we bill both calls (4,000 + 2,000 input, 300 + 100 output) as summary "
+        "calls at the session's model, $0.036075 as pi's own costs sum; ccusage 20.0.24 "
+        "reads assistant messages alone and leaves them out",
+    ),
     ("pi", "fork", "0f0f0f0f-0000-4000-8000-000000000002"): (
         (300, 500, 2100, 100),
         (2700, 2600, 3600, 600),

@@ -8,8 +8,10 @@ from __future__ import annotations
 import html
 import io
 import json
+import os
 import shutil
 import sqlite3
+import subprocess
 from decimal import Decimal
 from pathlib import Path
 from typing import Any
@@ -30,6 +32,7 @@ from budgetcore.replay.logs.codex import WINDOW_FULL
 from budgetcore.replay.logs.session import folder_usage, run_session
 from budgetcore.ui.replay.logs import logs_html
 from budgetcore.ui.replay.state import ReplayPanel, import_steps, with_logs
+from tests.ccusage import CCUSAGE
 from tests.fixtures.logs.goose.make import make_tiered
 from tests.helpers import both_decodings, run_cli
 from tests.log_reader_helpers import rollout_three_ways
@@ -1776,3 +1779,81 @@ def test_a_side_file_said_in_chinese_spaces_the_agents_name(tmp_path: Path) -> N
     whys += [why for shapes in HOME_FILE_LINES.values() for _, why, _ in shapes]
     # The space is right only before Latin text: no stray space before Chinese.
     assert all(t(why, "zh")[0].isascii() for why in whys)
+
+
+def test_kilo_cli_s_database_in_its_data_folder_is_read_as_ccusage_reads_it(
+    tmp_path: Path,
+) -> None:
+    """Kilo CLI, a fork of OpenCode, writes OpenCode's database as ``kilo.db`` in
+    ``~/.local/share/kilo`` (ccusage 20.0.24's ``kilo`` command reads it there, with
+    ``KILO_DATA_DIR``). Given alone it was read by its tables, but its data folder was
+    "holds no session log of an agent we read" (exit 2), in the CLI and the page (held
+    out in round 10h). It is read as the file alone is, equal to ccusage's ``kilo``."""
+    data = tmp_path / "kilo"
+    data.mkdir()
+    shutil.copy(LOGS / "opencode" / "compaction-db" / "opencode" / "opencode.db", data / "kilo.db")
+    result = run_cli(["replay", "--log", str(data), "--usage", "--format", "jsonl"])
+    assert result.code == 0, result.err
+    total = json.loads(result.out.splitlines()[-1])["total"]
+    measured = total["measured"]
+    assert total["sessions_read"] == 1
+    assert os.access(CCUSAGE, os.X_OK), "ccusage is not installed: run scripts/test"
+    (tmp_path / "home").mkdir()
+    env = {
+        "PATH": "/usr/bin:/bin",
+        "HOME": str(tmp_path / "home"),
+        "TZ": "UTC",
+        "LOG_LEVEL": "0",
+        "KILO_DATA_DIR": str(data),
+    }
+    argv = [str(CCUSAGE), "kilo", "session", "--json", "--offline", "--mode", "calculate"]
+    proc = subprocess.run(argv, env=env, cwd=tmp_path, capture_output=True, check=False)
+    assert proc.returncode == 0, proc.stderr
+    (theirs,) = json.loads(proc.stdout, parse_float=Decimal)["sessions"]
+    assert (
+        measured["input"],
+        measured["cache_write_5m"] + measured["cache_write_1h"],
+        measured["cache_read"],
+        measured["output"],
+    ) == (
+        theirs["inputTokens"],
+        theirs["cacheCreationTokens"],
+        theirs["cacheReadTokens"],
+        theirs["outputTokens"],
+    )
+    assert abs(Decimal(measured["cost"]) - theirs["totalCost"]) <= Decimal("0.000001")
+    picked = tuple(
+        ("kilo/" + p.name, p.read_bytes()) for p in sorted(data.iterdir()) if p.is_file()
+    )
+    gen = import_steps(picked, 65536, picked_folder=True)
+    while True:
+        try:
+            next(gen)
+        except StopIteration as end:
+            loaded, _not_read = end.value
+            break
+    page = folder_usage(loaded)
+    assert (page.requests, str(page.cost)) == (measured["requests"], measured["cost"])
+
+
+def test_a_pi_summary_s_usage_on_its_compaction_or_branch_summary_is_billed() -> None:
+    """pi-mono writes the usage of the call that wrote a compaction's or a branch
+    summary's text on that entry (``CompactionEntry.usage``, ``BranchSummaryEntry.usage``;
+    held out in round 10h). Both were read as entries, their calls' tokens and pi's own
+    cost for them lost (as ccusage 20.0.24 loses them). Each is a summary call now, at
+    the model of the response before it: the measured cost is pi's own sum."""
+    folder = LOGS / "pi" / "summary-usage" / "sessions"
+    result = run_cli(["replay", "--log", str(folder), "--usage", "--format", "jsonl"])
+    assert result.code == 0, result.err
+    session, total = (json.loads(line) for line in result.out.splitlines())
+    log = session["summary"]["log"]
+    assert log["other_series"] == [{"name": "summary:main", "requests": 2, "abandoned": 0}]
+    (ledger,) = log["ledger"]
+    assert ledger["accounted"] == ledger["lines"] == 8
+    # The branch summary went back before the compaction: the branch replayed holds none.
+    assert log["compactions"] == []
+    measured = total["total"]["measured"]
+    assert measured["requests"] == 4
+    assert (measured["input"], measured["output"]) == (7500, 700)
+    assert measured["cost"] == "0.03607500"
+    assert Decimal(measured["logged_cost"]) == Decimal(measured["cost"])

@@ -26,9 +26,9 @@ table of agents (``Agent.plan``) and asked in its order; the layouts:
   ``tasks/<taskId>/ui_messages.json``, each a session;
 - an Amp data folder: ``threads/T-<uuid>.json`` (any ``threads/*.json``, as ccusage
   reads them), each thread a session;
-- an OpenCode data folder: ``opencode.db`` (``opencode-<channel>.db``), each session in
-  it read apart, and the older ``storage/message/<session>/<message>.json``, one
-  session per folder.
+- an OpenCode data folder: ``opencode.db`` (``opencode-<channel>.db``; Kilo CLI's
+  ``kilo.db``), each session in it read apart, and the older
+  ``storage/message/<session>/<message>.json``, one session per folder.
 
 Any other ``.jsonl`` file is a session of its own (its agent is read from its lines);
 files of other kinds (a Claude Code subagent's ``.meta.json``, ``journal.jsonl`` aside)

@@ -346,13 +346,17 @@ def plan_opencode(paths: Sequence[str], present: frozenset[str]) -> Claim:
     """``opencode.db`` (``opencode-<channel>.db``), each session in it read apart; the
     older ``storage/message/<session>/<message>.json``, one session per folder, with
     the parts of its messages (``storage/part/<message>/<part>.json``: who asked for a
-    compaction) after its messages."""
+    compaction) after its messages. Kilo CLI, a fork of OpenCode, writes the same
+    database as ``kilo.db`` in its own data folder (ccusage's ``kilo`` command reads it
+    so); given alone it was read by its tables, but a folder holding it read nothing."""
     sessions: list[SessionFiles] = []
     messages: dict[str, list[str]] = {}
     for p in paths:
         parts = p.split("/")
         name = parts[-1]
-        if name == "opencode.db" or (name.startswith("opencode-") and name.endswith(".db")):
+        if name in ("opencode.db", "kilo.db") or (
+            name.startswith("opencode-") and name.endswith(".db")
+        ):
             sessions.append(SessionFiles(p, (p,)))
         elif (
             len(parts) >= 4

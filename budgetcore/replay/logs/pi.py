@@ -10,7 +10,11 @@ version 3) and ccusage ``rust/crates/ccusage/src/adapter/pi/parser.rs`` @5816e64
 - ``{"type":"message","message":{"role":"assistant","model","provider","usage":{...}}}``
   is one request: ``usage.input`` is the uncached input (cache reads and writes are
   ``cacheRead`` / ``cacheWrite`` beside it), ``usage.cost.total`` pi's own cost;
-- ``{"type":"compaction","tokensBefore"}`` a compaction.
+- ``{"type":"compaction","tokensBefore"}`` a compaction. Its ``usage`` (pi-mono's
+  ``CompactionEntry.usage``: "Usage from the LLM call(s) that generated this summary,
+  if available"), and a ``branch_summary``'s, is the summary call: billed in the
+  series ``summary:main`` at the model of the last response before it (pi summarises
+  with the session's model), which ccusage 20.0.24 leaves out.
 """
 
 from __future__ import annotations
@@ -18,7 +22,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 
 from budgetcore.errors import Problem
-from budgetcore.replay.logs.model import ParsedLog
+from budgetcore.replay.logs.model import ParsedLog, summary_series
 from budgetcore.replay.logs.reader import LineSource, Steps, count_of
 from budgetcore.replay.logs.records import Shape
 from budgetcore.replay.logs.tally import Row, Tally, dollars, registry_name
@@ -47,8 +51,8 @@ MESSAGE = Shape(
 )
 LINE = Shape(
     "PiRecord",
-    ("type", "id", "parentId", "timestamp", "tokensBefore", "message", "parentSession"),
-    (("message", MESSAGE),),
+    ("type", "id", "parentId", "timestamp", "tokensBefore", "message", "parentSession", "usage"),
+    (("message", MESSAGE), ("usage", USAGE)),
     texts=frozenset({"type", "id", "parentSession"}),
     told=frozenset({"parentId"}),
 )
@@ -144,6 +148,8 @@ def read_pi(files: Sequence[tuple[str, LineSource]], *, what: str = "log") -> St
     tally = Tally("pi")
     parents = tally.parents  # tree entries (only this reader writes them): seen ids
     priced: dict[tuple[str, str | None], str] = {}  # (model, provider) -> as priced
+    summaries = summary_series("main")
+    current: str | None = None  # the model of the last response read: a summary's
     for name, stream in files:
         here = tally.open(name)
         f = tally.files[here]
@@ -187,13 +193,46 @@ def read_pi(files: Sequence[tuple[str, LineSource]], *, what: str = "log") -> St
                     if stamps is None:
                         stamps = tally.stamps("main")
                     stamps.append((key, time))
+                summary = rec.usage
+                if summary is not None and kind in ("compaction", "branch_summary"):
+                    # The summary call's usage, on the entry it wrote: its request.
+                    if summary.__class__ is Problem:
+                        bad.append((number, summary))
+                        continue
+                    if forked_at is not None and time is not None and time < forked_at:
+                        tally.duplicate(PARENT_COPY)  # the parent's, as its responses are
+                        continue
+                    tally.requests_of("main", rows)
+                    rows = []
+                    cost = summary.cost
+                    call = (
+                        number,
+                        summary.input,
+                        summary.cacheRead,
+                        summary.output,
+                        0,
+                        current,
+                        time,
+                        key,
+                        here,
+                        summary.cacheWrite,
+                        None if cost is None else dollars(cost.total),
+                    )
+                    if any(call[1:4]) or call[9]:
+                        tally.requests_of(summaries, [call])
+                    else:
+                        kinds.append(f"{kind} (zero usage)")
+                        summary = None
                 if kind == "compaction":
-                    kinds.append("compaction")
+                    if summary is None:
+                        kinds.append("compaction")
                     before = count_of(rec.tokensBefore)
                     # Its place among the requests: those before it are counted first.
                     tally.requests_of("main", rows)
                     rows = []
                     tally.compaction(number, pre_tokens=before or None, time=time, node=key)
+                    continue
+                if summary is not None:
                     continue
                 message = rec.message
                 if kind != "message" or message is None:
@@ -240,6 +279,7 @@ def read_pi(files: Sequence[tuple[str, LineSource]], *, what: str = "log") -> St
                     model = as_priced
                 else:
                     model = None
+                current = model
                 cost = usage.cost
                 if cost is not None:  # most lines have none: no call
                     cost = dollars(cost.total)
