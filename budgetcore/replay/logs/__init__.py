@@ -190,7 +190,11 @@ def _compressed_agent() -> str:
 def _document(stream: Replayed) -> tuple[Agent | None, Document]:
     from budgetcore.inputs.text import limit_of  # noqa: PLC0415
 
-    doc = Document.parse(lines_of(stream, limit_of("log")))
+    data = lines_of(stream, limit_of("log"))
+    for a in AGENTS:
+        if a.decodes_document is not None and (value := a.decodes_document(data)) is not None:
+            return a, Document(data, value)
+    doc = Document.parse(data)
     for a in AGENTS:
         if a.claims_document is not None and a.claims_document(doc.value):
             return a, doc

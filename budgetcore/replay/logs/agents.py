@@ -81,6 +81,10 @@ class Agent:
     claims: Callable[[dict[str, object]], bool] | None
     read: Reader
     claims_document: Callable[[object], bool] | None = None
+    # A JSON document's bytes decoded as this agent reads them (the parts it never
+    # reads skipped), where it claims the document and no entry before it could; None:
+    # decoded in full and asked of every ``claims_document``.
+    decodes_document: Callable[[bytes], object | None] | None = None
     # A document that resembles this agent's but that it cannot read, and what such a
     # document lacks ("looks like a file of ... but ..."), a catalogue key
     # (replay.log.missing.<key>), so the page says it in its language.
@@ -331,6 +335,7 @@ AGENTS: tuple[Agent, ...] = (
         None,
         at_once(_of("amp", "read_amp")),
         claims_document=_of("amp", "claims_document"),
+        decodes_document=_of("amp", "typed_thread"),
         looks_like=_of("amp", "looks_like"),
         missing="replay.log.missing.amp",
         plan=layouts.plan_amp,

@@ -21,9 +21,9 @@ from budgetcore.errors import Problem
 from budgetcore.inputs.numbers import MAX_TOKENS
 from budgetcore.replay.logs.model import ParsedLog
 from budgetcore.replay.logs.reader import LineSource, count_of, millis, millis_of
-from budgetcore.replay.logs.tally import NOT_A_DOCUMENT, Row, Tally, counts
+from budgetcore.replay.logs.tally import NOT_A_DOCUMENT, Row, Tally, compiled_decode, counts
 
-__all__ = ["claims_document", "looks_like", "read_amp"]
+__all__ = ["claims_document", "looks_like", "read_amp", "typed_thread"]
 
 _MESSAGE = ("inputTokens", "cacheCreationInputTokens", "cacheReadInputTokens", "outputTokens")
 _EVENT = ("input", "output")
@@ -58,6 +58,25 @@ def claims_document(doc: object) -> bool:
         and any(key in m["usage"] for key in _MESSAGE)
         for m in messages[:1000]
     )
+
+
+def typed_thread(data: bytes) -> dict[str, Any] | None:
+    """The thread ``data`` holds, as a document of the keys :func:`read_amp` reads, its
+    messages' texts skipped, never built (``compiled.AmpThread``): where Amp claims it
+    and no agent asked before Amp could. None: decode it in full and ask every agent
+    (no msgspec, the page, a key no Amp thread writes, a message with Gemini CLI's
+    ``type``, anything msgspec refuses). A 77.5 kB thread of 100 messages is read in
+    about 0.33 M fewer instructions of 3.78 M (docs/performance.md, "Many small
+    sessions, seventh round")."""
+    found = compiled_decode(data, "amp_decoder")
+    if found is None:
+        return None
+    thread = found[0]
+    messages = thread.messages
+    if messages is not None and any("type" in m for m in messages):
+        return None
+    doc = {"id": thread.id, "messages": messages, "usageLedger": thread.usageLedger}
+    return doc if claims_document(doc) else None
 
 
 def looks_like(doc: object) -> bool:

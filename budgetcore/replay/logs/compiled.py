@@ -36,7 +36,7 @@ from collections.abc import Callable
 from decimal import Decimal
 from functools import cache
 from types import FrameType
-from typing import Annotated, Any, TypeVar
+from typing import Annotated, Any, TypedDict, TypeVar
 
 import msgspec
 from msgspec import UNSET, Meta, Raw, Struct, UnsetType, to_builtins
@@ -49,8 +49,11 @@ __all__ = [
     "DECODE_ERRORS",
     "DEPTH_MARGIN",
     "SKELETONS",
+    "AmpMessage",
+    "AmpThread",
     "ClaudeLine",
     "CodexLine",
+    "amp_decoder",
     "astuple",
     "batch_ok",
     "claude_decoder",
@@ -239,6 +242,48 @@ class CopilotLine(Struct, gc=False):
     _hrTime: Any = msgspec.field(default=UNSET, name="_hrTime")
     time: Any = UNSET
     attributes: CopilotAttributes | UnsetType = UNSET  # type: ignore[valid-type]
+
+
+class AmpMessage(TypedDict, total=False):
+    """An Amp thread's message, the keys ``amp._thread`` reads: a dict as the full
+    decode gives it, less its ``content`` (most of a thread's bytes), skipped. ``type``
+    is Gemini CLI's mark on its messages (``gemini.claims_document``), kept to tell."""
+
+    role: Any
+    usage: Any
+    messageId: Any
+    model: Any
+    timestamp: Any
+    type: Any
+
+
+class AmpThread(Struct, forbid_unknown_fields=True, gc=False):
+    """An Amp thread's document (``amp.typed_thread``). A key no Amp thread writes fails
+    it, so the document is decoded in full and detection sees every key, as before: the
+    agents asked before Amp tell their documents by top-level keys of their own
+    (Gemini CLI's ``projectHash``, OpenCode's ``sessionID``)."""
+
+    id: Any = None
+    messages: list[AmpMessage] | None = None
+    usageLedger: Any = None
+    v: Any = None
+    created: Any = None
+    title: Any = None
+    env: Any = None
+    agentMode: Any = None
+    nextMessageId: Any = None
+    meta: Any = None
+    relationships: Any = None
+
+
+def amp_decoder() -> Callable[[bytes], AmpThread] | None:
+    """The Amp thread decoder, or None: read with the standard library."""
+    return _amp_decoder() if _enabled() else None
+
+
+@cache
+def _amp_decoder() -> Callable[[bytes], AmpThread]:
+    return msgspec.json.Decoder(AmpThread, float_hook=read_number).decode
 
 
 SKELETONS: dict[str, type[Struct]] = {

@@ -59,6 +59,7 @@ __all__ = [
     "Document",
     "Row",
     "Tally",
+    "compiled_decode",
     "counts",
     "database_bytes",
     "lines_of",
@@ -720,13 +721,21 @@ def _compiled_document(data: bytes) -> list[Any] | None:
     (``compiled_from``), as ``[value]``; None: read with the standard library (no
     msgspec, the page, a document it refuses, or one that is ``null``). An Amp thread of
     2.3 MB: 10.7 ms through ``json.loads``, 2.7 ms here (docs/performance.md)."""
-    if not compiled_from(1, len(data)):
+    return compiled_decode(data, "document_decoder", len(data))
+
+
+def compiled_decode(data: bytes, decoder: str, counted: int = 0) -> list[Any] | None:
+    """``data`` decoded by ``compiled``'s ``decoder`` (the name of its function that
+    gives the decoder), as ``[value]``, where msgspec is offered and worth its import
+    (``compiled_from``, ``counted`` bytes more read); None: it is not, or msgspec
+    refused ``data``."""
+    if not compiled_from(1, counted):
         return None
     try:
         from budgetcore.replay.logs import compiled  # noqa: PLC0415 (msgspec, on demand)
     except ImportError:
         return None
-    decode = compiled.document_decoder()
+    decode = getattr(compiled, decoder)()
     if decode is None or not compiled.stack_room():
         return None
     # A byte-order mark, which the standard library's "utf-8-sig" drops, msgspec refuses.
