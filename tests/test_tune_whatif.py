@@ -226,18 +226,23 @@ def _replay_sessions(folder: Path, *args: str) -> list[dict[str, Any]]:
     ]
 
 
+@pytest.mark.parametrize("jobs", ["1", "2"])
 @pytest.mark.parametrize("fixture", ["claude/14-resume-copy", "claude/22-crossfile-bigger-wins"])
-def test_a_folders_tune_bills_each_response_once_as_its_replay_does(fixture: str) -> None:
+def test_a_folders_tune_bills_each_response_once_as_its_replay_does(
+    fixture: str, jobs: str
+) -> None:
     """Issue 40 (the fifteenth walk's leftover): a resumed Claude Code session holds the
     earlier session's responses again. ``replay --log FOLDER`` bills each once (the
     later copy's backtest and what-if leave it out); ``tune --log FOLDER`` backtested
     each session whole, so its as-run line said $0.015999 measured for the resumed
     session of 14 where the replay says $0.006987, and its what-ifs summed the copies
     twice. Tune's as-run entries, its total and its chosen what-if are now the
-    replay's, session by session and summed."""
+    replay's, session by session and summed, whether its sessions run here or in
+    workers (which send back their ids; the parent runs the resumed one again)."""
     folder = LOGS / fixture
     grid = ("--k", "8000,40000,120000", "--s", "2048,8192")
-    summary = json.loads(_tune("--log", str(folder), *grid).splitlines()[-1])["summary"]
+    out = _tune("--log", str(folder), *grid, "--jobs", jobs)
+    summary = json.loads(out.splitlines()[-1])["summary"]
     sessions = _replay_sessions(folder)
     assert [(a["session"], a["measured_cost"], a["modelled_cost"]) for a in summary["as_run"]] == [
         (s["session"], s["as_run"]["measured_cost"], s["as_run"]["modelled_cost"]) for s in sessions
