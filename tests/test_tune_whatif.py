@@ -213,3 +213,52 @@ def test_the_cli_says_a_choice_at_m_as_the_page_does() -> None:
     other = next((LOGS / "claude" / "01-plain-2.1").rglob("*.jsonl"))
     plain = run_cli(["tune", "--log", str(other)])
     assert "is M, the main request's safe input" not in plain.out
+
+
+def _replay_sessions(folder: Path, *args: str) -> list[dict[str, Any]]:
+    out = _tune("--log", str(folder), "--format", "jsonl", *args, command="replay")
+    # Each session's summary, with its name (the line's own key) in it.
+    lines = map(json.loads, out.splitlines())
+    return [
+        {**d["summary"], "session": d["session"]}
+        for d in lines
+        if isinstance(d.get("summary"), dict)
+    ]
+
+
+@pytest.mark.parametrize("jobs", ["1", "2"])
+@pytest.mark.parametrize("fixture", ["claude/14-resume-copy", "claude/22-crossfile-bigger-wins"])
+def test_a_folders_tune_bills_each_response_once_as_its_replay_does(
+    fixture: str, jobs: str
+) -> None:
+    """Issue 40 (the fifteenth walk's leftover): a resumed Claude Code session holds the
+    earlier session's responses again. ``replay --log FOLDER`` bills each once (the
+    later copy's backtest and what-if leave it out); ``tune --log FOLDER`` backtested
+    each session whole, so its as-run line said $0.015999 measured for the resumed
+    session of 14 where the replay says $0.006987, and its what-ifs summed the copies
+    twice. Tune's as-run entries, its total and its chosen what-if are now the
+    replay's, session by session and summed, whether its sessions run here or in
+    workers (which send back their ids; the parent runs the resumed one again)."""
+    folder = LOGS / fixture
+    grid = ("--k", "8000,40000,120000", "--s", "2048,8192")
+    out = _tune("--log", str(folder), *grid, "--jobs", jobs)
+    summary = json.loads(out.splitlines()[-1])["summary"]
+    sessions = _replay_sessions(folder)
+    assert [(a["session"], a["measured_cost"], a["modelled_cost"]) for a in summary["as_run"]] == [
+        (s["session"], s["as_run"]["measured_cost"], s["as_run"]["modelled_cost"]) for s in sessions
+    ]
+    assert any(s["as_run"]["requests_billed_elsewhere"] for s in sessions)  # the point
+    choice = summary["choice"]
+    mine = choice["what_if"]
+    theirs = _replay_sessions(folder, "--fragment", choice["fragment"])
+    assert all(
+        (s["what_if"]["trigger_tokens"], s["what_if"]["summary_max_tokens"])
+        == (choice["k"], choice["s"])
+        for s in theirs
+    )
+    assert Decimal(mine["modelled_cost"]) == sum(
+        Decimal(s["what_if"]["modelled_cost"]) for s in theirs
+    )
+    assert Decimal(mine["as_run_modelled_cost"]) == sum(
+        Decimal(s["as_run"]["modelled_cost"]) for s in sessions
+    )

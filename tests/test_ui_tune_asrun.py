@@ -747,19 +747,33 @@ def test_a_databases_session_is_tuned_on_its_as_run_baseline_as_on_the_page(
     )
 
 
-def test_tune_over_a_folder_bills_each_session_whole_as_tune_does() -> None:
+@pytest.mark.parametrize("fixture", ["claude/14-resume-copy", "claude/22-crossfile-bigger-wins"])
+def test_tune_over_a_folder_bills_each_response_once_as_the_replay_and_the_cli(
+    fixture: str,
+) -> None:
     """The replay panel's backtest of a resumed session leaves out the responses the
-    session before it bills (as ``replay --log FOLDER``); Tune's baselines stay each
-    session's whole backtest, as ``tune --log FOLDER``'s, so its choice and what-if are
-    the CLI's (the fifteenth walk, which made the first without the second)."""
-    fixture = LOGS / "claude" / "14-resume-copy"
-    state = _tuned("claude/14-resume-copy")
+    session before it bills (as ``replay --log FOLDER``); Tune's baselines kept each
+    session whole, as ``tune --log FOLDER`` did (the fifteenth walk's leftover, issue
+    40). Both now bill each response once: the page's Tune has the panel's backtests,
+    and its choice, what-if and as-run line are the CLI's."""
+    state = _tuned(fixture)
     job, result = state.tune.job, state.tune.result
     assert job is not None
     assert result is not None
     assert result.choice is not None
     assert any(item.excluded for item in state.replay.logs)
-    args = ["tune", "--log", str(fixture), "--fragment", "main_model.model=claude-sonnet-4-5"]
+    panel = {item.name: item.as_run for item in state.replay.logs}
+    assert all(
+        panel[name] == b.as_run
+        for (name, _), b in zip(job.inputs.sessions, job.inputs.baselines, strict=True)
+    )
+    args = [
+        "tune",
+        "--log",
+        str(LOGS / fixture),
+        "--fragment",
+        "main_model.model=claude-sonnet-4-5",
+    ]
     out = subprocess.run(
         [sys.executable, "-m", "budgetcore", *args, "--format", "jsonl"],
         capture_output=True,

@@ -40,11 +40,15 @@ __all__ = [
 class Baseline:
     """What a log session's what-ifs are made from: the log, its backtest, and the replay
     options (with or without the as-run start of ``replay.whatif.whatif_options``, which
-    every what-if applies itself; their ``timing`` says whether the log's clock runs)."""
+    every what-if applies itself; their ``timing`` says whether the log's clock runs).
+    ``exclude``: (file, line) of the requests another session of the import bills
+    (``replay.logs.usage.billed_elsewhere``): ``as_run`` leaves them out, and so does
+    every what-if, as ``replay --log FOLDER``'s (docs/tune.md, "Folders")."""
 
     log: ParsedLog
     as_run: AsRun
     options: ReplayOptions | None
+    exclude: frozenset[tuple[int, int]] = frozenset()
 
 
 def point_what_if(base: Baseline, scenario: Scenario, k: int, s: int) -> WhatIf | None:
@@ -62,6 +66,7 @@ def point_what_if(base: Baseline, scenario: Scenario, k: int, s: int) -> WhatIf 
             base.as_run,
             at,
             base.options,
+            exclude=base.exclude,
             timed=timing is not None,
             appends="any" if timing is None else timing.appends,
         )

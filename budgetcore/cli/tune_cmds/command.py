@@ -214,14 +214,16 @@ def _tasks(
     for i, text in enumerate(args.generate or (), start=1):
         with _which(f"--generate {i}"):
             tasks.append(Task(f"generated {i}", _generated(text)))
-    for path in args.log or ():
+    # Each --log folder or database is one import (Task.group): a response two of its
+    # sessions hold is billed once, as `replay --log` bills it.
+    for group, path in enumerate(args.log or ()):
         if not os.path.isdir(path):
             from budgetcore.cli.replay_cmds import read_once, with_subagents  # noqa: PLC0415
 
             if read is not None and read_once(path):
                 tasks.append(Task(path, files=(path,), fmt=fmt, series=args.series, log=read))
                 continue
-            if path != "-" and _database_tasks(path, path, fmt, args.series, tasks):
+            if path != "-" and _database_tasks(path, path, fmt, args.series, tasks, group=group):
                 continue
             files = tuple(with_subagents(path))
             tasks.append(Task(path, files=files, fmt=fmt, series=args.series))
@@ -243,10 +245,10 @@ def _tasks(
             files = tuple(os.path.join(path, *p.split("/")) for p in session.files)
             name = _shown(session.name)  # on one line, as replay names it
             if len(files) == 1 and _database_tasks(
-                files[0], name, fmt, args.series, tasks, models=models
+                files[0], name, fmt, args.series, tasks, models=models, group=group
             ):
                 continue
-            tasks.append(Task(name, files=files, fmt=fmt, series=args.series))
+            tasks.append(Task(name, files=files, fmt=fmt, series=args.series, group=group))
     return tasks
 
 

@@ -25,10 +25,12 @@ def _database_tasks(
     tasks: list[Task],
     *,
     models: list[LogModel] | None = None,
+    group: int | None = None,
 ) -> bool:
     """An agent's database (OpenCode's opencode.db) holds many sessions: each is a task
     of its own, its turns read here (and, into ``models`` where given, each one's model:
-    a folder's own scenario). False when ``path`` is not a database."""
+    a folder's own scenario), in the import ``group`` (``runners.Task.group``). False
+    when ``path`` is not a database."""
     from budgetcore.cli.replay_cmds import _is_database, read_log_sessions  # noqa: PLC0415
 
     if not _is_database(path):
@@ -39,19 +41,19 @@ def _database_tasks(
         # A database that cannot be read (no agent's, damaged, no session in it): a
         # session of the folder not replayed, named with why by its task (read again
         # where it runs), as any other file of the folder; never the whole tune's end.
-        tasks.append(Task(shown, files=(path,), fmt=fmt, series=series))
+        tasks.append(Task(shown, files=(path,), fmt=fmt, series=series, group=group))
         return True
     for log in logs:
         if not log.series or log.totals_only:
             # No request to replay: its task says why (a totals-only session, as any
             # other agent's), never a tune of no session that names none.
-            tasks.append(Task(log.name, fmt=fmt, series=series, log=log))
+            tasks.append(Task(log.name, fmt=fmt, series=series, log=log, group=group))
             continue
         log.pick(series)  # a series the session lacks is refused here, as before
         # The session itself, not its turns alone: it is tuned on its as-run baseline
         # with every point a what-if (spec §17), as a file's session and the page's
         # Tune are (the fourteenth walk: a database's sessions had no backtest here).
-        tasks.append(Task(log.name, fmt=fmt, series=series, log=log))
+        tasks.append(Task(log.name, fmt=fmt, series=series, log=log, group=group))
         if models is not None:
             models.append(_model_of(log))
     return True

@@ -5,6 +5,7 @@ where it runs, replay it at every point)."""
 from __future__ import annotations
 
 import contextlib
+import dataclasses
 import os
 import sys
 import time
@@ -40,6 +41,13 @@ class Task:
     fmt: str | None = None
     series: str | None = None
     log: Any = None
+    # The import it belongs to (the --log folder or database of several sessions: each
+    # response billed once across it, as `replay --log FOLDER` bills it); None for a
+    # file read alone, which bills every request it holds.
+    group: int | None = None
+    # (file, line) of the requests another session of its import bills (see
+    # :func:`billed_once`): its backtest and what-ifs leave them out.
+    exclude: frozenset[tuple[int, int]] = frozenset()
 
 
 @dataclass(frozen=True, slots=True)
@@ -70,6 +78,9 @@ class Done:
     what_ifs: tuple[WhatIf | None, ...] | None = None
     # What the backtest set for the replay (``cli.replay_cmds.backtest_set``; None none).
     sets: tuple[str, int, bool] | None = None
+    # A grouped task's (message id, request id) pairs (``ParsedLog.ids``): what
+    # :func:`billed_once` compares across its import, with no log sent back.
+    ids: tuple[tuple[str, str], ...] = ()
 
 
 #: A log session's backtest as plain values (sent back from a worker): its name, the
@@ -89,6 +100,7 @@ def work(task: Task, job: Job) -> Done:
     backtest: Backtest | None = None
     base = None
     sets: tuple[str, int, bool] | None = None
+    ids: tuple[tuple[str, str], ...] = ()
     try:
         turns = task.turns
         if turns is None:
@@ -106,6 +118,8 @@ def work(task: Task, job: Job) -> Done:
                 raise ScenarioError([totals_problem(log)])
             skipped = len(log.skipped)
             first = str(log.skipped[0]) if log.skipped else ""
+            if task.group is not None:
+                ids = tuple((mid, rid) for _file, _line, mid, rid in log.ids)
             chosen = log.pick(task.series)
             # A log's own clock drives a timed tune, as it drives a timed replay.
             timing = None if job.options is None else job.options.timing
@@ -130,8 +144,9 @@ def work(task: Task, job: Job) -> Done:
                     log_replay_inputs,
                 )
 
-                # Every point is a what-if on the session's as-run baseline (spec §17).
-                run = as_run(log)
+                # Every point is a what-if on the session's as-run baseline (spec §17),
+                # each response billed once across its folder, as `replay --log FOLDER`.
+                run = as_run(log, exclude=task.exclude)
                 backtest = (
                     task.name,
                     None if run.measured_cost is None else str(run.measured_cost),
@@ -147,7 +162,7 @@ def work(task: Task, job: Job) -> Done:
                     sets = backtest_sets_text(run, prefix, "en"), prefix, options.cache
                 from budgetcore.tune.whatif import Baseline  # noqa: PLC0415
 
-                base = Baseline(log, run, options)
+                base = Baseline(log, run, options, task.exclude)
         session = prepare(job.scenario, turns, options, task.name)
         result = session_result(session, job.ks, job.ss, job.own, job.engine)
     except ScenarioError as exc:
@@ -161,7 +176,7 @@ def work(task: Task, job: Job) -> Done:
         # Every point also as a what-if on the as-run baseline (spec §17): its delta.
         # The page's Tune makes each point's by the same function.
         what_ifs = tuple(point_what_if(base, job.scenario, k, s) for k in job.ks for s in job.ss)
-    return Done(result, skipped, first, backtest, what_ifs, sets)
+    return Done(result, skipped, first, backtest, what_ifs, sets, ids)
 
 
 def _work_one(pair: tuple[Task, Job]) -> Done:
@@ -178,8 +193,58 @@ def run_tasks(
 ) -> list[Done]:
     """Every task's result, in task order: here (``jobs`` 1), in ``jobs`` processes, or
     on the Dask cluster at ``dask`` (a scheduler address, or "local" for a local
-    cluster of ``jobs`` worker processes). ``points(n)`` hears grid points as they
-    are done: one by one here, a session's worth at a time from workers."""
+    cluster of ``jobs`` worker processes), each response billed once across its
+    import (:func:`billed_once`). ``points(n)`` hears grid points as they are done:
+    one by one here, a session's worth at a time from workers."""
+    return billed_once(tasks, _run(tasks, job, jobs, dask, points), job)
+
+
+def billed_once(tasks: Sequence[Task], done: list[Done], job: Job) -> list[Done]:
+    """``done`` with each response billed by one session of its import, as ``replay
+    --log FOLDER`` bills it (``replay.logs.usage.billed_elsewhere``, the rule
+    ``replay.logs.session.billed_once`` applies): a resumed Claude Code session holds
+    the earlier one's responses again, and its backtest and what-ifs leave them out
+    (docs/tune.md, "Folders"). The tasks ran with no exclusion: the sessions that share
+    a response with another are read again here and, where another bills some of
+    theirs, run again with it (their grid is the same: the copies stay turns of the
+    replay). Most folders share none, and cost nothing more than their ids."""
+    from collections import Counter  # noqa: PLC0415
+
+    groups: dict[int, list[int]] = {}
+    for i, task in enumerate(tasks):
+        if task.group is not None and done[i].ids:
+            groups.setdefault(task.group, []).append(i)
+    out = list(done)
+    for members in groups.values():
+        counts = Counter(pair for i in members for pair in done[i].ids)
+        twice = {pair for pair, n in counts.items() if n > 1}
+        # Only the sessions holding a shared response take part: the copy that bills
+        # it is chosen among them alone, in the folder's order.
+        shared = [i for i in members if not twice.isdisjoint(done[i].ids)]
+        if len(shared) < 2:
+            continue
+        from budgetcore.cli.replay_cmds import read_log_path  # noqa: PLC0415
+        from budgetcore.replay.logs.usage import billed_elsewhere  # noqa: PLC0415
+
+        logs = [
+            tasks[i].log
+            or read_log_path(tasks[i].files[0], tasks[i].fmt, files=list(tasks[i].files))
+            for i in shared
+        ]
+        for i, log, elsewhere in zip(shared, logs, billed_elsewhere(logs), strict=True):
+            if elsewhere is not None:
+                again = dataclasses.replace(tasks[i], log=log, exclude=elsewhere.requests)
+                out[i] = work(again, job)
+    return out
+
+
+def _run(
+    tasks: Sequence[Task],
+    job: Job,
+    jobs: int,
+    dask: str | None,
+    points: Callable[[int], None] | None,
+) -> list[Done]:
     per_task = len(job.ks) * len(job.ss) + 1  # the grid and the scenario's own point
 
     def sessions_done(n: int) -> None:

@@ -281,17 +281,12 @@ def _baselines(panels: tuple[ReplayPanel, ...], picked: Picked) -> tuple[Baselin
             return ()
         if not log.main.requests:
             return ()
-        backtest = chosen.as_run
-        if chosen.excluded:
-            # Tune bills each session whole, as `tune --log` does; the replay panel's
-            # backtest leaves out what another session of the import bills, as
-            # `replay --log`'s (replay.logs.session.billed_once).
-            from budgetcore.replay.asrun import as_run  # noqa: PLC0415
-
-            backtest = as_run(log)
-        # Each session's own start (its stable prefix and first context), as its
-        # replay in the panel has it: options_of reads the chosen session's log.
-        out.append(Baseline(log, backtest, options_of(panel, picked)))
+        # The panel's backtest, which leaves out what another session of the import
+        # bills (replay.logs.session.billed_once), as `tune --log FOLDER`'s does: each
+        # response billed once in Tune's as-run line and in every what-if. Each
+        # session's own start (its stable prefix and first context), as its replay in
+        # the panel has it: options_of reads the chosen session's log.
+        out.append(Baseline(log, chosen.as_run, options_of(panel, picked), chosen.excluded))
     return tuple(out)
 
 
