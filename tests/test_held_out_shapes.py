@@ -1857,3 +1857,27 @@ def test_a_pi_summary_s_usage_on_its_compaction_or_branch_summary_is_billed() ->
     assert (measured["input"], measured["output"]) == (7500, 700)
     assert measured["cost"] == "0.03607500"
     assert Decimal(measured["logged_cost"]) == Decimal(measured["cost"])
+
+
+@pytest.mark.parametrize("layout", ["sessions/proj/abc.settings.json", "abc.settings.json"])
+def test_a_droid_settings_file_before_its_first_reply_says_it_has_no_token_usage(
+    layout: str, tmp_path: Path
+) -> None:
+    """The eighth held-out round: a Droid settings file of only ``model``,
+    ``reasoningEffort`` and ``autonomyMode`` (no ``providerLock``, no ``tokenUsage``)
+    said "is named as Droid names its session files …, but is not in the shape Droid
+    writes them"; what it lacks is its tokenUsage, said so, in both languages, as the
+    page's import says it too."""
+    doc = {"model": "claude-sonnet-4-5", "reasoningEffort": "high", "autonomyMode": "auto"}
+    path = tmp_path / layout
+    path.parent.mkdir(parents=True, exist_ok=True)
+    path.write_text(json.dumps(doc), "utf-8")
+    result = run_cli(["replay", "--log", str(path)])
+    assert result.code == 2
+    assert "looks like a file of Droid but has no tokenUsage" in result.err
+    assert "not in the shape" not in result.err
+    panel = with_logs(ReplayPanel(), ((layout, path.read_bytes()),))
+    for lang in ("en", "zh"):
+        page = html.unescape(str(logs_html(panel, lang, wide=True)))
+        assert "tokenUsage" in page
+        assert "not in the shape" not in page

@@ -357,7 +357,10 @@ AGENTS: tuple[Agent, ...] = (
         _of("droid", "claims"),
         at_once(_of("droid", "read_droid")),
         claims_document=_of("droid", "claims_document"),
-        looks_like=lambda d: isinstance(d, dict) and "providerLock" in d,
+        # providerLock (ccusage's droid parser), or autonomyMode: a settings file Droid
+        # wrote before the session's first reply (model, reasoningEffort, autonomyMode:
+        # the eighth held-out round) is Droid's, its tokenUsage what it lacks.
+        looks_like=lambda d: isinstance(d, dict) and ("providerLock" in d or "autonomyMode" in d),
         missing="replay.log.missing.droid",
         plan=layouts.plan_droid,
         files=("<id>.settings.json",),
