@@ -113,27 +113,20 @@ def _beside(
     return tuple(out)
 
 
-#: Files Codex CLI keeps at the top of its home (``$CODEX_HOME``, the folder ccusage
-#: reads), beside ``sessions/``: codex-rs ``core/src/rollout/session_index.rs`` (a
-#: thread's name, ``{id, thread_name, updated_at}``) and ``core/src/message_history.rs``
-#: (the prompts typed, ``{session_id, ts, text}``). No usage; each was read as a session
-#: no agent writes, which left the folder's total unknown (held out in round 10g).
-_CODEX_HOME_FILES = {
-    "session_index.jsonl": "replay.not-read.codex-index",
-    "history.jsonl": "replay.not-read.codex-history",
-}
-
-
 #: The keys of a line of Kimi Code's ``session_index.jsonl`` (its ``sessionId`` alone
 #: made the line read as Claude Code's: :func:`is_kimi_index_line`).
 _KIMI_INDEX_KEYS = frozenset({"sessionId", "workDir"})
 
-#: The index and prompt history each agent keeps at the top of its home (the names of
-#: ``_CODEX_HOME_FILES``, Kimi Code's and Claude Code's beside their sessions), told
-#: from their lines where no folder says whose they are: picked in the page's file box,
-#: or given alone (``replay.logs._home_file``). Two agents write each name, so a line's
-#: keys tell them apart, and every line must have the same agent's. Name -> (keys, why,
-#: agent key) for each agent.
+#: The index and prompt history each agent keeps at the top of its home, beside its
+#: sessions; no usage in them. Codex CLI's ``$CODEX_HOME`` (the folder ccusage reads):
+#: codex-rs ``core/src/rollout/session_index.rs`` (a thread's name, ``{id, thread_name,
+#: updated_at}``) and ``core/src/message_history.rs`` (the prompts typed, ``{session_id,
+#: ts, text}``); each was read as a session no agent writes, which left the folder's
+#: total unknown (held out in round 10g). In a data folder each planner says its own
+#: (:func:`_home_files`); where no folder says whose they are (picked in the page's
+#: file box, or given alone: ``replay.logs._home_file``), told from their lines. Two
+#: agents write each name, so a line's keys tell them apart, and every line must have
+#: the same agent's. Name -> (keys, why, agent key) for each agent.
 HOME_FILE_LINES: dict[str, tuple[tuple[frozenset[str], str, str], ...]] = {
     "history.jsonl": (
         (frozenset({"session_id", "ts", "text"}), "replay.not-read.codex-history", "codex"),
@@ -144,6 +137,17 @@ HOME_FILE_LINES: dict[str, tuple[tuple[frozenset[str], str, str], ...]] = {
         (_KIMI_INDEX_KEYS, "replay.not-read.kimi-index", "kimi-cli"),
     ),
 }
+
+
+def _home_files(agent: str) -> dict[str, str]:
+    """The names of :data:`HOME_FILE_LINES` ``agent`` writes, each with why it is not
+    read (its data folder's planner lists them)."""
+    return {
+        name: why
+        for name, kinds in HOME_FILE_LINES.items()
+        for _, why, key in kinds
+        if key == agent
+    }
 
 
 def is_kimi_index_line(obj: dict[str, object]) -> bool:
@@ -158,7 +162,7 @@ def plan_codex(paths: Sequence[str], present: frozenset[str]) -> Claim:
     read, each said as what it is."""
     twins = tuple(p for p in paths if p.endswith(".jsonl.zst") and p[:-4] in present)
     roots = _roots_with(present, "sessions", lambda n: n.startswith("rollout-"))
-    home = _beside(paths, _CODEX_HOME_FILES, roots) if roots else ()
+    home = _beside(paths, _home_files("codex"), roots) if roots else ()
     return Claim((), _why(twins, "replay.not-read.codex-twin") + home)
 
 
@@ -206,7 +210,7 @@ def plan_kimi(paths: Sequence[str], present: frozenset[str]) -> Claim:
     # ids 68910894756, 59905232345): no usage. It read "no usable request in this Claude
     # Code file" (held out in round 10g).
     roots = _roots_with(present, "sessions", lambda n: n == "wire.jsonl")
-    index = _beside(paths, {"session_index.jsonl": "replay.not-read.kimi-index"}, roots)
+    index = _beside(paths, _home_files("kimi-cli"), roots)
     return Claim(_grouped(owned), _why(context, "replay.not-read.kimi-context") + index)
 
 
@@ -514,5 +518,5 @@ def plan_claude(paths: Sequence[str], present: frozenset[str]) -> Claim:
     # project}), beside projects/ in the folder ccusage reads: no usage. It was read as
     # a session no agent writes, which left the folder's total unknown (round 10g).
     roots = _roots_with(present, "projects", lambda n: n.endswith(".jsonl"))
-    history = _beside(paths, {"history.jsonl": "replay.not-read.claude-history"}, roots)
+    history = _beside(paths, _home_files("claude-code"), roots)
     return Claim(_grouped(owned), (*unread, *history))
