@@ -89,9 +89,11 @@ class Done:
 Backtest = tuple[str, "str | None", "str | None", "str | None", "bool | None", str, int]
 
 
-def work(task: Task, job: Job) -> Done:
+def work(task: Task, job: Job, grid: SessionResult | None = None) -> Done:
     """Read (if a log) and replay one session at every point of the grid. Any problem
-    reading or replaying it is the session's, reported with its name."""
+    reading or replaying it is the session's, reported with its name. ``grid``: the
+    session's grid as replayed already (:func:`billed_once` runs a session again for
+    its backtest and what-ifs alone: what another session bills stays turns of it)."""
     from budgetcore.replay.prepared import prepare  # noqa: PLC0415
     from budgetcore.tune.result import session_result  # noqa: PLC0415
 
@@ -163,8 +165,11 @@ def work(task: Task, job: Job) -> Done:
                 from budgetcore.tune.whatif import Baseline  # noqa: PLC0415
 
                 base = Baseline(log, run, options, task.exclude)
-        session = prepare(job.scenario, turns, options, task.name)
-        result = session_result(session, job.ks, job.ss, job.own, job.engine)
+        if grid is not None and grid.grid is not None:
+            result = grid
+        else:
+            session = prepare(job.scenario, turns, options, task.name)
+            result = session_result(session, job.ks, job.ss, job.own, job.engine)
     except ScenarioError as exc:
         result = SessionResult(task.name, None, None, exc.problems)
     except Unreadable as exc:
@@ -206,8 +211,9 @@ def billed_once(tasks: Sequence[Task], done: list[Done], job: Job) -> list[Done]
     the earlier one's responses again, and its backtest and what-ifs leave them out
     (docs/tune.md, "Folders"). The tasks ran with no exclusion: the sessions that share
     a response with another are read again here and, where another bills some of
-    theirs, run again with it (their grid is the same: the copies stay turns of the
-    replay). Most folders share none, and cost nothing more than their ids."""
+    theirs, their backtest and what-ifs made again with it (their grid is kept: the
+    copies stay turns of the replay). Most folders share none, and cost nothing more
+    than their ids."""
     from collections import Counter  # noqa: PLC0415
 
     groups: dict[int, list[int]] = {}
@@ -234,7 +240,7 @@ def billed_once(tasks: Sequence[Task], done: list[Done], job: Job) -> list[Done]
         for i, log, elsewhere in zip(shared, logs, billed_elsewhere(logs), strict=True):
             if elsewhere is not None:
                 again = dataclasses.replace(tasks[i], log=log, exclude=elsewhere.requests)
-                out[i] = work(again, job)
+                out[i] = work(again, job, done[i].result)
     return out
 
 
