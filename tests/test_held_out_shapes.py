@@ -365,6 +365,30 @@ def _claude_home(root: Path) -> None:
     )
 
 
+def _claude_index(project: Path) -> Path:
+    """Claude Code's ``sessions-index.json`` in a project folder (its shape as
+    23min/copilot-lens docs/research/claude-code-sessions.md reads it off real installs,
+    and a session-sharing tool's fake home writes it, held out in round 10i), with
+    placeholder values."""
+    sid = "11111111-1111-4111-8111-111111111111"
+    entry = {
+        "sessionId": sid,
+        "fullPath": f"/home/user/.claude/projects/-home-user-proj/{sid}.jsonl",
+        "fileMtime": 1768899600000,
+        "firstPrompt": "placeholder",
+        "summary": "placeholder",
+        "messageCount": 6,
+        "created": "2026-01-20T09:00:00.000Z",
+        "modified": "2026-01-20T09:05:00.000Z",
+        "gitBranch": "main",
+        "projectPath": "/home/user/proj",
+        "isSidechain": False,
+    }
+    path = project / "sessions-index.json"
+    path.write_text(json.dumps({"version": 1, "entries": [entry]}, indent=2) + "\n")
+    return path
+
+
 def _kimi_code_home(root: Path) -> None:
     shutil.copytree(LOGS / "kimi" / "code-index", root, dirs_exist_ok=True)
 
@@ -397,6 +421,47 @@ def test_the_files_an_agent_keeps_beside_its_sessions_leave_the_total_known(
     assert total["measured"]["cost"] is not None
     for reason in reasons:
         assert reason in whole.err
+
+
+def test_claude_code_s_sessions_index_is_said_as_its_index(tmp_path: Path) -> None:
+    """Claude Code keeps ``projects/<project>/sessions-index.json`` beside the project's
+    sessions. It was "no agent we read writes such a file as a session" in the CLI's
+    and the page's lists of files not read, and given alone "not a session log of an
+    agent we read" (held out in round 10i: a session-sharing tool's fake Claude Code
+    home). It is said as Claude Code's index now, in a folder, picked alone and given
+    alone; the folder's total is its session's, as ccusage 20.0.24's is."""
+    shutil.copytree(LOGS / "claude" / "01-plain-2.1" / "projects", tmp_path / "projects")
+    bare = run_cli(["replay", "--log", str(tmp_path), "--usage", "--format", "jsonl"])
+    index = _claude_index(tmp_path / "projects" / "-home-user-proj")
+    whole = run_cli(["replay", "--log", str(tmp_path), "--usage", "--format", "jsonl"])
+    assert whole.code == 0, whole.err
+    total = json.loads(whole.out.strip().splitlines()[-1])["total"]
+    assert total == json.loads(bare.out.strip().splitlines()[-1])["total"]
+    assert "sessions-index.json (no agent we read writes" not in whole.err
+    said = t("replay.not-read.claude-index", "en")
+    assert f"projects/-home-user-proj/sessions-index.json ({said})" in whole.err
+    alone = run_cli(["replay", "--log", str(index)])
+    assert alone.code == 2
+    assert alone.err.strip() == f"log is not a session file: it is {said}"
+    files = tuple(
+        (f"home/{p.relative_to(tmp_path).as_posix()}", p.read_bytes())
+        for p in sorted(tmp_path.rglob("*"))
+        if p.is_file()
+    )
+    loaded, not_read = reader.finish(import_steps(files, picked_folder=True))
+    assert not_read == (
+        ("home/projects/-home-user-proj/sessions-index.json", "replay.not-read.claude-index"),
+    )
+    assert str(folder_usage(loaded).cost) == total["measured"]["cost"]
+    # Picked alone in the page's file box it is told by its name, as Claude Code's
+    # other files beside its sessions are (``_SIDE_FILES``), in both languages.
+    panel = with_logs(ReplayPanel(), (("sessions-index.json", index.read_bytes()),))
+    (picked,) = panel.logs
+    (problem,) = picked.error
+    assert dict(problem.params)["why"] == "replay.not-read.claude-index"
+    for lang in ("en", "zh"):
+        page = html.unescape(str(logs_html(panel, lang, wide=True)))
+        assert t("replay.not-read.claude-index", lang) in page
 
 
 @pytest.mark.parametrize(

@@ -583,6 +583,11 @@ MESSAGES: dict[str, tuple[str, str]] = {
         "Claude Code's history of the prompts typed, beside its projects; it holds no usage",
         "Claude Code 输入过的提示的历史,位于其 projects 旁边;其中没有用量",
     ),
+    "replay.not-read.claude-index": (
+        "Claude Code's index of a project's sessions (each one's first prompt, title and "
+        "times), beside them; it holds no usage",
+        "Claude Code 对一个项目中各会话的索引(首条提示、标题与时间),位于会话旁边;其中没有用量",
+    ),
     "replay.not-read.opencode-session": (
         "OpenCode's note of a session's title and folder; its messages, beside it in "
         "storage/message/, are read",

@@ -354,6 +354,7 @@ _SIDE_FILES = {
     "logs.json": ("replay.not-read.gemini-logs", "gemini-cli"),
     "api_conversation_history.json": ("replay.not-read.cline-history", "cline"),
     "journal.jsonl": ("replay.not-read.claude-journal", "claude-code"),
+    "sessions-index.json": ("replay.not-read.claude-index", "claude-code"),
     "context.jsonl": ("replay.not-read.kimi-context", "kimi-cli"),
     "workspace.yaml": ("replay.not-read.copilot-workspace", "copilot-cli"),
 }

@@ -497,11 +497,20 @@ def plan_claude(paths: Sequence[str], present: frozenset[str]) -> Claim:
     """``<project>/<session>.jsonl`` with its ``<session>/subagents/**/agent-*.jsonl``;
     a workflow's ``journal.jsonl`` under ``subagents/`` holds no requests, and a
     subagent's ``agent-*.meta.json`` beside its file says what ran (its type and
-    description: ``{"agentType", "description", "toolUseId"}``, Claude Code 2.1): not
-    read, each said as what it is."""
+    description: ``{"agentType", "description", "toolUseId"}``, Claude Code 2.1) and a
+    project folder's ``sessions-index.json``: not read, each said as what it is."""
     owned: dict[str, list[str]] = {}
     unread: list[tuple[str, str]] = []
     for p in paths:
+        parts = p.split("/")
+        if parts[-1] == "sessions-index.json" and parts[-3:-2] == ["projects"]:
+            # Claude Code's index of a project folder's sessions ({version, entries:
+            # [{sessionId, fullPath, firstPrompt, summary, messageCount, created,
+            # modified, ...}]}, 23min/copilot-lens docs/research/claude-code-sessions.md,
+            # read off real installs): no usage. It was "no agent we read writes such
+            # a file" (held out in round 10i, a session-sharing tool's fake home).
+            unread.append((p, "replay.not-read.claude-index"))
+            continue
         if p.endswith(".meta.json"):
             run = p.removesuffix(".meta.json") + ".jsonl"
             if run in present and subagent_owner(run) is not None:
