@@ -1946,3 +1946,54 @@ def test_a_droid_settings_file_before_its_first_reply_says_it_has_no_token_usage
         page = html.unescape(str(logs_html(panel, lang, wide=True)))
         assert "tokenUsage" in page
         assert "not in the shape" not in page
+
+
+def _codex_fork_of_whole_seconds() -> bytes:
+    """A Codex 0.140 fork's rollout as a session-sharing tool's test writes it (held out
+    in round 10i): the fork's ``session_meta`` (``forked_from_id``), its parent's copied
+    ``session_meta`` at the same instant, then every line 1 s after the one before,
+    with placeholder ``token_count``s. Codex stamps a fork's copy at the instant it
+    writes it; here nothing tells the copy from the fork's own turns."""
+    fork, parent = "019e0000-0000-7000-8000-000000000001", "019e0000-0000-7000-8000-000000000099"
+    meta = {"cwd": "/p", "cli_version": "0.140.0-alpha.2", "source": "vscode"}
+    lines: list[dict[str, Any]] = [
+        {"type": "session_meta", "payload": {"id": fork, "forked_from_id": parent, **meta}},
+        {"type": "session_meta", "payload": {"id": parent, **meta}},
+        {"type": "turn_context", "payload": {"turn_id": "t1", "cwd": "/p", "model": "gpt-5.5"}},
+    ]
+    for n in range(1, 5):
+        usage = {"input_tokens": 1000 * n, "cached_input_tokens": 500 * n, "output_tokens": 50 * n}
+        usage |= {"reasoning_output_tokens": 0, "total_tokens": 1050 * n}
+        last = {k: v // n for k, v in usage.items()}
+        info = {"total_token_usage": usage, "last_token_usage": last}
+        lines.append({"type": "event_msg", "payload": {"type": "token_count", "info": info}})
+    lines.append({"type": "event_msg", "payload": {"type": "thread_rolled_back", "num_turns": 1}})
+    return b"".join(
+        json.dumps({"timestamp": f"2026-06-12T00:00:{max(0, i - 1):02d}Z", **x}).encode() + b"\n"
+        for i, x in enumerate(lines)
+    )
+
+
+def test_a_codex_fork_whose_every_token_count_is_the_parent_s_copy_says_so() -> None:
+    """A fork whose ``token_count``s were all read as its parent's copied history (the
+    burst rule: lines within 1 s of each other after the parent's ``session_meta``) said
+    "no event_msg token_count event that counts a token", which was false: it has four
+    (held out in round 10i; ccusage 20.0.24 bills them, docs/replay.md "Differences
+    from ccusage"). It says what it holds and why none is billed, first, in both
+    languages; its cost stays unknown (the copy is told by a rule)."""
+    data = _codex_fork_of_whole_seconds()
+    name = "sessions/2026/06/12/rollout-2026-06-12T00-00-00-fork.jsonl"
+    with pytest.raises(ScenarioError) as caught:
+        read_session([(name, data)])
+    codes = [p.code for p in caught.value.problems]
+    assert codes[:2] == ["log-no-requests-fork-copy", "log-no-requests"]
+    assert "log-no-requests-codex" not in codes
+    assert dict(caught.value.problems[0].params)["copies"] == "4"
+    panel = with_logs(ReplayPanel(), ((name, data),))
+    (loaded,) = panel.logs
+    assert not loaded.costs_nothing
+    for lang, said in (
+        ("en", "holds records with usage, 4 in all, each read as the parent session's"),
+        ("zh", "中有 4 条带用量的记录,都被读作创建此分叉时从父会话复制来的历史"),
+    ):
+        assert said in html.unescape(str(logs_html(panel, lang, wide=True)))

@@ -553,6 +553,14 @@ MESSAGES: dict[str, tuple[str, str]] = {
         "writes its token counts",
         "{where}中没有计有 token 的 event_msg token_count 事件,而 Codex CLI 的 token 数写在那里",
     ),
+    "core.log-no-requests-fork-copy": (
+        # A fork's records with usage, each read as its parent's copied history.
+        "{where} holds records with usage, {copies} in all, each read as the parent "
+        "session's history copied into this fork when it was made, which the parent's own "
+        "file bills: none is billed here, so this fork has no request of its own",
+        "{where}中有 {copies} 条带用量的记录,都被读作创建此分叉时从父会话复制来的历史,"
+        "由父会话自己的文件计费:这里一条也不计费,因此此分叉没有自己的请求",
+    ),
     "core.log-no-requests-gemini": (
         "{where} has no response with token counts (Gemini CLI writes them in a response's tokens)",
         "{where}中没有带 token 数的回复(Gemini CLI 把它们写在回复的 tokens 中)",
