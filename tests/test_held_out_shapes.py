@@ -2035,3 +2035,35 @@ def test_kimi_code_s_config_beside_its_sessions_is_said_as_its_configuration(
     # The session's state.json beside its wire (createdAt, title, workDir, agents) was
     # "no agent we read writes such a file" too.
     assert f"state.json ({t('replay.not-read.kimi-state', 'en')})" in whole.err
+
+
+def test_cline_s_task_history_beside_its_tasks_is_said_as_its_list_of_tasks(
+    tmp_path: Path,
+) -> None:
+    """Cline's VS Code storage keeps ``state/taskHistory.json`` (its list of tasks, each
+    one's totals again) beside ``tasks/``. It was "no agent we read writes such a file
+    as a session" (held out in round 10i: a session indexer's Cline home). It is said
+    as Cline's list of its tasks, in the CLI's and the page's lists; the total is the
+    tasks' own, read from their ui_messages.json."""
+    shutil.copytree(LOGS / "cline" / "v3-model-info" / "tasks", tmp_path / "tasks")
+    bare = run_cli(["replay", "--log", str(tmp_path), "--usage", "--format", "jsonl"])
+    (tmp_path / "state").mkdir()
+    (tmp_path / "state" / "taskHistory.json").write_text(
+        '[{"id":"cline-task-2","ts":1760000000000,"task":"placeholder","tokensIn":1,'
+        '"tokensOut":1,"totalCost":0.01,"cwdOnTaskInitialization":"/home/user/proj"}]'
+    )
+    whole = run_cli(["replay", "--log", str(tmp_path), "--usage", "--format", "jsonl"])
+    assert whole.code == 0, whole.err
+    assert "no agent we read writes" not in whole.err
+    said = t("replay.not-read.cline-task-history", "en")
+    assert f"state/taskHistory.json ({said})" in whole.err
+    total = json.loads(whole.out.strip().splitlines()[-1])["total"]
+    assert total == json.loads(bare.out.strip().splitlines()[-1])["total"]
+    files = tuple(
+        (f"home/{p.relative_to(tmp_path).as_posix()}", p.read_bytes())
+        for p in sorted(tmp_path.rglob("*"))
+        if p.is_file()
+    )
+    loaded, not_read = reader.finish(import_steps(files, picked_folder=True))
+    assert not_read == (("home/state/taskHistory.json", "replay.not-read.cline-task-history"),)
+    assert str(folder_usage(loaded).cost) == str(total["measured"]["cost"])

@@ -623,6 +623,12 @@ MESSAGES: dict[str, tuple[str, str]] = {
         "messages file; it holds no usage, and Cline's compactions are not read yet",
         "Cline 对一次压缩的记录(被替换的消息),位于会话消息文件旁边;其中没有用量,且尚未读取 Cline 的压缩",
     ),
+    "replay.not-read.cline-task-history": (
+        "Cline's list of its tasks (each one's prompt, time and totals, which the task's "
+        "own ui_messages.json holds), beside its tasks, which are read from their own files",
+        "Cline 的任务列表(每个任务的提示、时间与合计,任务自己的 ui_messages.json 中也有),"
+        "位于其任务旁边,任务从其自己的文件读取",
+    ),
     "replay.not-read.cline-hooks": (
         "Cline's log of the hooks a session ran, beside its messages file; it holds no usage",
         "Cline 记录会话所运行钩子的日志,位于其消息文件旁边;其中没有用量",

@@ -512,6 +512,14 @@ def plan_cline(paths: Sequence[str], present: frozenset[str]) -> Claim:
             task = p.removesuffix("ui_messages.json")
             beside = (task + "task_metadata.json", task + "api_conversation_history.json")
             out.append(SessionFiles(p, (p, *(f for f in beside if f in present))))
+    # Cline's list of its tasks in its VS Code storage, state/taskHistory.json beside
+    # tasks/ (cline/cline HistoryItem: id, ts, task, tokensIn, tokensOut, totalCost, ...):
+    # each task's totals again, which its ui_messages.json holds. It was "no agent we
+    # read writes such a file" (held out in round 10i, a session indexer's Cline home).
+    for root in _roots_with(present, "tasks", lambda n: n == "ui_messages.json"):
+        history = f"{root}/state/taskHistory.json" if root else "state/taskHistory.json"
+        if history in present:
+            unread.append((history, "replay.not-read.cline-task-history"))
     return Claim(tuple(out), tuple(unread))
 
 
