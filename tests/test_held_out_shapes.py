@@ -1999,25 +1999,46 @@ def test_a_codex_fork_whose_every_token_count_is_the_parent_s_copy_says_so() -> 
         assert said in html.unescape(str(logs_html(panel, lang, wide=True)))
 
 
-def test_kimi_code_s_config_beside_its_sessions_is_said_as_its_configuration(
-    tmp_path: Path,
+@pytest.mark.parametrize(
+    ("source", "side", "text", "said"),
+    [
+        (
+            "kimi/code-alias/sessions",
+            "config.toml",
+            '[models.placeholder-alias]\nprovider = "openai"\nmodel = "gpt-5"\n',
+            {
+                "config.toml": "replay.not-read.kimi-code-config",
+                "state.json": "replay.not-read.kimi-state",
+            },
+        ),
+        (
+            "cline/v3-model-info/tasks",
+            "state/taskHistory.json",
+            '[{"id":"cline-task-2","ts":1760000000000,"task":"placeholder","tokensIn":1,'
+            '"tokensOut":1,"totalCost":0.01,"cwdOnTaskInitialization":"/home/user/proj"}]',
+            {"state/taskHistory.json": "replay.not-read.cline-task-history"},
+        ),
+    ],
+)
+def test_an_agent_s_files_beside_its_sessions_are_said_as_what_they_are(
+    tmp_path: Path, source: str, side: str, text: str, said: dict[str, str]
 ) -> None:
-    """Kimi Code keeps ``config.toml`` (its providers and ``[models.<alias>]`` model ids)
-    at the top of its data folder, beside ``sessions/`` of ``agents/<id>/wire.jsonl``.
-    No Kimi CLI wire reads it there, and it was "no agent we read writes such a file as
-    a session" (held out in round 10i: a usage scanner's tests write it so). It is said
-    as Kimi Code's configuration, in the CLI's and the page's lists, as is a session's
-    ``state.json`` beside its wire; the total is the sessions' alone."""
-    shutil.copytree(LOGS / "kimi" / "code-alias" / "sessions", tmp_path / "sessions")
+    """Each was "no agent we read writes such a file as a session" (held out in round
+    10i): Kimi Code's ``config.toml`` at the top of its data folder (its providers and
+    ``[models.<alias>]`` ids; a usage scanner's tests write it so; no Kimi CLI wire
+    reads it there) and a session's ``state.json`` beside its wire; Cline's
+    ``state/taskHistory.json`` beside ``tasks/`` in its VS Code storage (its list of
+    tasks, each one's totals again; a session indexer's Cline home). Each is said as
+    what it is, in the CLI's and the page's lists; the total is the sessions' alone."""
+    shutil.copytree(LOGS / source, tmp_path / Path(source).name)
     bare = run_cli(["replay", "--log", str(tmp_path), "--usage", "--format", "jsonl"])
-    (tmp_path / "config.toml").write_text(
-        '[models.placeholder-alias]\nprovider = "openai"\nmodel = "gpt-5"\n'
-    )
+    (tmp_path / side).parent.mkdir(parents=True, exist_ok=True)
+    (tmp_path / side).write_text(text)
     whole = run_cli(["replay", "--log", str(tmp_path), "--usage", "--format", "jsonl"])
     assert whole.code == 0, whole.err
     assert "no agent we read writes" not in whole.err
-    said = t("replay.not-read.kimi-code-config", "en")
-    assert f"config.toml ({said})" in whole.err
+    for end, key in said.items():
+        assert f"{end} ({t(key, 'en')})" in whole.err
     total = json.loads(whole.out.strip().splitlines()[-1])["total"]
     assert total == json.loads(bare.out.strip().splitlines()[-1])["total"]
     files = tuple(
@@ -2026,44 +2047,7 @@ def test_kimi_code_s_config_beside_its_sessions_is_said_as_its_configuration(
         if p.is_file()
     )
     loaded, not_read = reader.finish(import_steps(files, picked_folder=True))
-    (state,) = (f for f, _ in files if f.endswith("/state.json"))
-    assert sorted(not_read) == [
-        ("home/config.toml", "replay.not-read.kimi-code-config"),
-        (state, "replay.not-read.kimi-state"),
-    ]
-    assert str(folder_usage(loaded).cost) == str(total["measured"]["cost"])
-    # The session's state.json beside its wire (createdAt, title, workDir, agents) was
-    # "no agent we read writes such a file" too.
-    assert f"state.json ({t('replay.not-read.kimi-state', 'en')})" in whole.err
-
-
-def test_cline_s_task_history_beside_its_tasks_is_said_as_its_list_of_tasks(
-    tmp_path: Path,
-) -> None:
-    """Cline's VS Code storage keeps ``state/taskHistory.json`` (its list of tasks, each
-    one's totals again) beside ``tasks/``. It was "no agent we read writes such a file
-    as a session" (held out in round 10i: a session indexer's Cline home). It is said
-    as Cline's list of its tasks, in the CLI's and the page's lists; the total is the
-    tasks' own, read from their ui_messages.json."""
-    shutil.copytree(LOGS / "cline" / "v3-model-info" / "tasks", tmp_path / "tasks")
-    bare = run_cli(["replay", "--log", str(tmp_path), "--usage", "--format", "jsonl"])
-    (tmp_path / "state").mkdir()
-    (tmp_path / "state" / "taskHistory.json").write_text(
-        '[{"id":"cline-task-2","ts":1760000000000,"task":"placeholder","tokensIn":1,'
-        '"tokensOut":1,"totalCost":0.01,"cwdOnTaskInitialization":"/home/user/proj"}]'
+    assert sorted(not_read) == sorted(
+        (f, key) for f, _ in files for end, key in said.items() if f.endswith(f"/{end}")
     )
-    whole = run_cli(["replay", "--log", str(tmp_path), "--usage", "--format", "jsonl"])
-    assert whole.code == 0, whole.err
-    assert "no agent we read writes" not in whole.err
-    said = t("replay.not-read.cline-task-history", "en")
-    assert f"state/taskHistory.json ({said})" in whole.err
-    total = json.loads(whole.out.strip().splitlines()[-1])["total"]
-    assert total == json.loads(bare.out.strip().splitlines()[-1])["total"]
-    files = tuple(
-        (f"home/{p.relative_to(tmp_path).as_posix()}", p.read_bytes())
-        for p in sorted(tmp_path.rglob("*"))
-        if p.is_file()
-    )
-    loaded, not_read = reader.finish(import_steps(files, picked_folder=True))
-    assert not_read == (("home/state/taskHistory.json", "replay.not-read.cline-task-history"),)
     assert str(folder_usage(loaded).cost) == str(total["measured"]["cost"])
