@@ -81,6 +81,12 @@ class Done:
     # A grouped task's (message id, request id) pairs (``ParsedLog.ids``): what
     # :func:`billed_once` compares across its import, with no log sent back.
     ids: tuple[tuple[str, str], ...] = ()
+    # A log read to its end with no request (``replay.logs.NoRequests``): its lines,
+    # whether nothing in it may carry a bill, and whose file it is, as the replay's
+    # folder read keeps them (:func:`store_folded` asks them).
+    lines: int | None = None
+    costs_nothing: bool = False
+    agent: str = ""
 
 
 #: A log session's backtest as plain values (sent back from a worker): its name, the
@@ -103,6 +109,7 @@ def work(task: Task, job: Job, grid: SessionResult | None = None) -> Done:
     base = None
     sets: tuple[str, int, bool] | None = None
     ids: tuple[tuple[str, str], ...] = ()
+    unread: tuple[int | None, bool, str] = (None, False, "")
     try:
         turns = task.turns
         if turns is None:
@@ -171,7 +178,11 @@ def work(task: Task, job: Job, grid: SessionResult | None = None) -> Done:
             session = prepare(job.scenario, turns, options, task.name)
             result = session_result(session, job.ks, job.ss, job.own, job.engine)
     except ScenarioError as exc:
+        from budgetcore.replay.logs import NoRequests  # noqa: PLC0415
+
         result = SessionResult(task.name, None, None, exc.problems)
+        if isinstance(exc, NoRequests):
+            unread = (exc.lines, exc.costs_nothing, exc.agent)
     except Unreadable as exc:
         result = SessionResult(task.name, None, None, (unreadable_problem(exc),))
     what_ifs = None
@@ -181,7 +192,7 @@ def work(task: Task, job: Job, grid: SessionResult | None = None) -> Done:
         # Every point also as a what-if on the as-run baseline (spec §17): its delta.
         # The page's Tune makes each point's by the same function.
         what_ifs = tuple(point_what_if(base, job.scenario, k, s) for k in job.ks for s in job.ss)
-    return Done(result, skipped, first, backtest, what_ifs, sets, ids)
+    return Done(result, skipped, first, backtest, what_ifs, sets, ids, *unread)
 
 
 def _work_one(pair: tuple[Task, Job]) -> Done:
@@ -201,7 +212,52 @@ def run_tasks(
     cluster of ``jobs`` worker processes), each response billed once across its
     import (:func:`billed_once`). ``points(n)`` hears grid points as they are done:
     one by one here, a session's worth at a time from workers."""
-    return billed_once(tasks, _run(tasks, job, jobs, dask, points), job)
+    return store_folded(tasks, billed_once(tasks, _run(tasks, job, jobs, dask, points), job))
+
+
+@dataclass(frozen=True, slots=True)
+class _Read:
+    """A task as ``copilot_store.store_companions`` reads a folder's session: the log
+    where the parent holds it (a database's session), else what its read said."""
+
+    name: str
+    log: Any
+    error: tuple[Problem, ...]
+    lines: int | None
+    costs_nothing: bool
+    agent: str
+
+
+def store_folded(tasks: Sequence[Task], done: list[Done]) -> list[Done]:
+    """``done`` without the Copilot CLI events.jsonl files whose session the session
+    store bills: each is a file of the store's session of its id, as ``replay --log
+    FOLDER`` and the page's import count it (``copilot_store.fold_store_companions``),
+    not a session that cannot be replayed. Only where the store's session and the file
+    are of one import (``Task.group``)."""
+    if not any(d.agent == "copilot-cli" and d.result.grid is None for d in done):
+        return done
+    from budgetcore.replay.logs.copilot_store import store_companions  # noqa: PLC0415
+
+    groups: dict[int, list[int]] = {}
+    for i, task in enumerate(tasks):
+        if task.group is not None:
+            groups.setdefault(task.group, []).append(i)
+    dropped: set[int] = set()
+    for members in groups.values():
+        reads = [
+            _Read(
+                tasks[i].name,
+                # (a store's session that could not be replayed bills nothing there)
+                tasks[i].log if done[i].result.grid is not None else None,
+                done[i].result.problems,
+                done[i].lines,
+                done[i].costs_nothing,
+                done[i].agent,
+            )
+            for i in members
+        ]
+        dropped.update(members[at] for at in store_companions(reads))
+    return [d for i, d in enumerate(done) if i not in dropped]
 
 
 def billed_once(tasks: Sequence[Task], done: list[Done], job: Job) -> list[Done]:

@@ -34,7 +34,12 @@ from budgetcore.replay.logs.model import FileLedger, ParsedLog
 from budgetcore.replay.logs.reader import LineSource, millis
 from budgetcore.replay.logs.tally import Database, Row, Tally, cache_out, counts, registry_name
 
-__all__ = ["claims_database", "fold_store_companions", "read_session_store"]
+__all__ = [
+    "claims_database",
+    "fold_store_companions",
+    "read_session_store",
+    "store_companions",
+]
 
 
 class _Run(Protocol):
@@ -69,6 +74,25 @@ def fold_store_companions(runs: Sequence[_R]) -> list[_R]:
     ``jsonl``), the file stays a session that costs nothing and says why. The CLI's
     folder read and the page's import both call it once every session is read: the
     planner cannot tell from a path which sessions the store holds."""
+    out = list(runs)
+    companions = store_companions(runs)
+    for at, (into, ledger) in companions.items():
+        billed = out[into]
+        assert billed.log is not None
+        log = dataclasses.replace(
+            billed.log,
+            ledger=(*billed.log.ledger, ledger),
+            files=(*billed.log.files, runs[at].name),
+        )
+        out[into] = dataclasses.replace(billed, log=log)  # type: ignore[type-var]
+    return [r for at, r in enumerate(out) if at not in companions]
+
+
+def store_companions(runs: Sequence[_Run]) -> dict[int, tuple[int, FileLedger]]:
+    """The rule :func:`fold_store_companions` applies, by place in ``runs``: each
+    events.jsonl the session store bills, mapped to the place of the store's session of
+    its id and to its ledger as a file of that session. ``tune --log FOLDER`` asks it
+    too (its runs hold no ledger to fold into: the file is no session not replayed)."""
     stores: dict[str, int] = {}
     for at, run in enumerate(runs):
         log = run.log
@@ -77,28 +101,18 @@ def fold_store_companions(runs: Sequence[_R]) -> list[_R]:
             base, sep, sid = run.name.rpartition("#")
             if sep and base.replace("\\", "/").rsplit("/", 1)[-1] == "session-store.db":
                 stores.setdefault(sid, at)
-    out = list(runs)
+    found: dict[int, tuple[int, FileLedger]] = {}
     if not stores:
-        return out
-    folded: set[int] = set()
+        return found
     for at, run in enumerate(runs):
         if run.log is not None or run.agent != "copilot-cli" or not run.costs_nothing:
             continue
         path = run.name.replace("\\", "/")
         into = stores.get(copilot_session_of(path)) if is_copilot_events(path) else None
         ledger = _store_companion(run) if into is not None else None
-        if into is None or ledger is None:
-            continue
-        billed = out[into]
-        assert billed.log is not None
-        log = dataclasses.replace(
-            billed.log,
-            ledger=(*billed.log.ledger, ledger),
-            files=(*billed.log.files, run.name),
-        )
-        out[into] = dataclasses.replace(billed, log=log)  # type: ignore[type-var]
-        folded.add(at)
-    return [r for at, r in enumerate(out) if at not in folded]
+        if into is not None and ledger is not None:
+            found[at] = (into, ledger)
+    return found
 
 
 def _store_companion(run: _Run) -> FileLedger | None:
