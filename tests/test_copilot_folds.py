@@ -61,6 +61,9 @@ def _page_tune(folder: Path) -> Any:
         ("store-events", ["session-state/dddddddd-0000-4000-8000-0000000000c1/events.jsonl"]),
         ("store-events-otel", ["session-state/dddddddd-0000-4000-8000-0000000000c1/events.jsonl"]),
         ("otel-events-store", []),
+        # A's events.jsonl holds no usage and the export bills A: a file of the export's
+        # session (copilot40e), C's totals alone are not replayed.
+        ("otel-events-open", ["session-state/cccccccc-0000-4000-8000-0000000000c1/events.jsonl"]),
     ],
 )
 @pytest.mark.parametrize("jobs", [1, 2])

@@ -87,6 +87,9 @@ class Done:
     lines: int | None = None
     costs_nothing: bool = False
     agent: str = ""
+    # A Copilot CLI log read where the task ran: its series' names (an export's, one per
+    # session id), which :func:`store_folded` asks with no log sent back.
+    series_names: tuple[str, ...] | None = None
 
 
 #: A log session's backtest as plain values (sent back from a worker): its name, the
@@ -110,12 +113,15 @@ def work(task: Task, job: Job, grid: SessionResult | None = None) -> Done:
     sets: tuple[str, int, bool] | None = None
     ids: tuple[tuple[str, str], ...] = ()
     unread: tuple[int | None, bool, str] = (None, False, "")
+    names: tuple[str, ...] | None = None
     try:
         turns = task.turns
         if turns is None:
             from budgetcore.cli.replay_cmds import read_log_path  # noqa: PLC0415
 
             log = task.log or read_log_path(task.files[0], task.fmt, files=list(task.files))
+            if log.format == "copilot-cli":
+                names = tuple(s.name for s in log.series)
             if not log.series:
                 # A database's session with nothing billed: said as replay says it.
                 from budgetcore.replay.logs import no_requests  # noqa: PLC0415
@@ -192,7 +198,7 @@ def work(task: Task, job: Job, grid: SessionResult | None = None) -> Done:
         # Every point also as a what-if on the as-run baseline (spec §17): its delta.
         # The page's Tune makes each point's by the same function.
         what_ifs = tuple(point_what_if(base, job.scenario, k, s) for k in job.ks for s in job.ss)
-    return Done(result, skipped, first, backtest, what_ifs, sets, ids, *unread)
+    return Done(result, skipped, first, backtest, what_ifs, sets, ids, *unread, names)
 
 
 def _work_one(pair: tuple[Task, Job]) -> Done:
@@ -216,6 +222,19 @@ def run_tasks(
 
 
 @dataclass(frozen=True, slots=True)
+class _Named:
+    name: str
+
+
+@dataclass(frozen=True, slots=True)
+class _Bills:
+    """What ``copilot_store.store_companions`` reads of a log a worker read."""
+
+    format: str
+    series: tuple[_Named, ...]
+
+
+@dataclass(frozen=True, slots=True)
 class _Read:
     """A task as ``copilot_store.store_companions`` reads a folder's session: the log
     where the parent holds it (a database's session), else what its read said."""
@@ -230,10 +249,11 @@ class _Read:
 
 def store_folded(tasks: Sequence[Task], done: list[Done]) -> list[Done]:
     """``done`` without the Copilot CLI events.jsonl files whose session the session
-    store bills: each is a file of the store's session of its id, as ``replay --log
+    store or an OpenTelemetry export bills: each is a file of the session that bills
+    it, as ``replay --log
     FOLDER`` and the page's import count it (``copilot_store.fold_store_companions``),
-    not a session that cannot be replayed. Only where the store's session and the file
-    are of one import (``Task.group``)."""
+    not a session that cannot be replayed. Only where that session and the file are of
+    one import (``Task.group``)."""
     if not any(d.agent == "copilot-cli" and d.result.grid is None for d in done):
         return done
     from budgetcore.replay.logs.copilot_store import store_companions  # noqa: PLC0415
@@ -242,13 +262,21 @@ def store_folded(tasks: Sequence[Task], done: list[Done]) -> list[Done]:
     for i, task in enumerate(tasks):
         if task.group is not None:
             groups.setdefault(task.group, []).append(i)
+
+    def billing(i: int) -> Any:
+        names = done[i].series_names
+        if done[i].result.grid is None:
+            return None  # (a session that could not be replayed bills nothing there)
+        if names is None:
+            return tasks[i].log
+        return _Bills("copilot-cli", tuple(map(_Named, names)))
+
     dropped: set[int] = set()
     for members in groups.values():
         reads = [
             _Read(
                 tasks[i].name,
-                # (a store's session that could not be replayed bills nothing there)
-                tasks[i].log if done[i].result.grid is not None else None,
+                billing(i),
                 done[i].result.problems,
                 done[i].lines,
                 done[i].costs_nothing,

@@ -113,7 +113,7 @@ def kept(run: SessionRun, jsonl: Callable[[SessionRun], str] | None = None) -> S
     session), and the line is smaller than the packed log (docs/performance.md)."""
     if run.log is None or run.result is not None:
         return run
-    if jsonl is not None and not run.log.ids:
+    if jsonl is not None and not run.log.ids and not _takes_companions(run.log):
         return dataclasses.replace(
             run, log=dataclasses.replace(run.log, series=()), jsonl=jsonl(run)
         )
@@ -121,6 +121,16 @@ def kept(run: SessionRun, jsonl: Callable[[SessionRun], str] | None = None) -> S
 
     log = packed(run.log)
     return run if log is run.log else dataclasses.replace(run, log=log)
+
+
+def _takes_companions(log: ParsedLog) -> bool:
+    """A Copilot CLI export's session, which a later events.jsonl of the folder may be a
+    file of (``copilot_store.takes_companions``): its output waits for the fold."""
+    if log.format != "copilot-cli":
+        return False
+    from budgetcore.replay.logs.copilot_store import takes_companions  # noqa: PLC0415
+
+    return takes_companions(log)
 
 
 class _Billed(Protocol):
