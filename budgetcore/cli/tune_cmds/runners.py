@@ -87,6 +87,7 @@ class Done:
     lines: int | None = None
     costs_nothing: bool = False
     agent: str = ""
+    marks: tuple[tuple[int, int | None], ...] = ()  # NoRequests.marks
     # A Copilot CLI log read where the task ran: its series' names (an export's, one per
     # session id), which :func:`store_folded` asks with no log sent back.
     series_names: tuple[str, ...] | None = None
@@ -112,7 +113,12 @@ def work(task: Task, job: Job, grid: SessionResult | None = None) -> Done:
     base = None
     sets: tuple[str, int, bool] | None = None
     ids: tuple[tuple[str, str], ...] = ()
-    unread: tuple[int | None, bool, str] = (None, False, "")
+    unread: tuple[int | None, bool, str, tuple[tuple[int, int | None], ...]] = (
+        None,
+        False,
+        "",
+        (),
+    )
     names: tuple[str, ...] | None = None
     try:
         turns = task.turns
@@ -188,7 +194,7 @@ def work(task: Task, job: Job, grid: SessionResult | None = None) -> Done:
 
         result = SessionResult(task.name, None, None, exc.problems)
         if isinstance(exc, NoRequests):
-            unread = (exc.lines, exc.costs_nothing, exc.agent)
+            unread = (exc.lines, exc.costs_nothing, exc.agent, exc.marks)
     except Unreadable as exc:
         result = SessionResult(task.name, None, None, (unreadable_problem(exc),))
     what_ifs = None
@@ -218,7 +224,8 @@ def run_tasks(
     cluster of ``jobs`` worker processes), each response billed once across its
     import (:func:`billed_once`). ``points(n)`` hears grid points as they are done:
     one by one here, a session's worth at a time from workers."""
-    return store_folded(tasks, billed_once(tasks, _run(tasks, job, jobs, dask, points), job))
+    done = billed_once(tasks, _run(tasks, job, jobs, dask, points), job)
+    return store_folded(tasks, done, job)
 
 
 @dataclass(frozen=True, slots=True)
@@ -245,15 +252,18 @@ class _Read:
     lines: int | None
     costs_nothing: bool
     agent: str
+    marks: tuple[tuple[int, int | None], ...] = ()
 
 
-def store_folded(tasks: Sequence[Task], done: list[Done]) -> list[Done]:
+def store_folded(tasks: Sequence[Task], done: list[Done], job: Job) -> list[Done]:
     """``done`` without the Copilot CLI events.jsonl files whose session the session
     store or an OpenTelemetry export bills: each is a file of the session that bills
     it, as ``replay --log
     FOLDER`` and the page's import count it (``copilot_store.fold_store_companions``),
     not a session that cannot be replayed. Only where that session and the file are of
-    one import (``Task.group``)."""
+    one import (``Task.group``). The compactions such a file records are marked on the
+    store's session (``copilot_store.marked``), which is tuned again from its log so
+    marked, as the replay's and the page's are."""
     if not any(d.agent == "copilot-cli" and d.result.grid is None for d in done):
         return done
     from budgetcore.replay.logs.copilot_store import store_companions  # noqa: PLC0415
@@ -271,6 +281,7 @@ def store_folded(tasks: Sequence[Task], done: list[Done]) -> list[Done]:
             return tasks[i].log
         return _Bills("copilot-cli", tuple(map(_Named, names)))
 
+    done = list(done)
     dropped: set[int] = set()
     for members in groups.values():
         reads = [
@@ -281,10 +292,20 @@ def store_folded(tasks: Sequence[Task], done: list[Done]) -> list[Done]:
                 done[i].lines,
                 done[i].costs_nothing,
                 done[i].agent,
+                done[i].marks,
             )
             for i in members
         ]
-        dropped.update(members[at] for at in store_companions(reads))
+        for at, (into, _ledger) in store_companions(reads).items():
+            dropped.add(members[at])
+            task = tasks[members[into]]
+            if done[members[at]].marks and task.log is not None:
+                from budgetcore.replay.logs.copilot_store import marked  # noqa: PLC0415
+
+                # The events.jsonl is the log's next file (the replay's fold adds it so).
+                log = marked(task.log, done[members[at]].marks, len(task.log.files))
+                log = dataclasses.replace(log, files=(*task.log.files, tasks[members[at]].name))
+                done[members[into]] = work(dataclasses.replace(task, log=log), job)
     return [d for i, d in enumerate(done) if i not in dropped]
 
 

@@ -18,7 +18,7 @@ from __future__ import annotations
 
 import dataclasses
 import io
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from decimal import Decimal
 from typing import Any, Protocol, TypeVar
 
@@ -38,6 +38,7 @@ from budgetcore.replay.logs.tally import Database, Row, Tally, cache_out, counts
 __all__ = [
     "claims_database",
     "fold_store_companions",
+    "marked",
     "read_session_store",
     "store_companions",
     "takes_companions",
@@ -88,7 +89,7 @@ class _Run(_Seen, Protocol):
 _R = TypeVar("_R", bound=_Run)
 
 
-def fold_store_companions(runs: Sequence[_R]) -> list[_R]:
+def fold_store_companions(runs: Sequence[_R], again: Callable[[_R], _R] | None = None) -> list[_R]:
     """A folder's sessions with each ``session-state/<id>/events.jsonl`` whose session
     the session store bills (its read: no request, every line a copy or an event of
     that session) counted in the ledger of the store's session ``<store>#<id>``, as a
@@ -98,9 +99,15 @@ def fold_store_companions(runs: Sequence[_R]) -> list[_R]:
     Where no session of the store is read under that id (or it was written already,
     ``jsonl``), the file stays a session that costs nothing and says why. The CLI's
     folder read and the page's import both call it once every session is read: the
-    planner cannot tell from a path which sessions the store holds."""
+    planner cannot tell from a path which sessions the store holds.
+
+    The compactions such a file records (``marks``) are marked on the store's session,
+    each after the rows logged before it (copilot40e); ``again`` makes that session's
+    replay and backtest again from its log so marked (the CLI's and the page's own,
+    made as each session was read)."""
     out = list(runs)
     companions = store_companions(runs)
+    remade: set[int] = set()
     for at, (into, ledger) in companions.items():
         billed = out[into]
         assert billed.log is not None
@@ -109,8 +116,44 @@ def fold_store_companions(runs: Sequence[_R]) -> list[_R]:
         if runs[at].name not in files:
             files = (*files, runs[at].name)
         log = dataclasses.replace(billed.log, ledger=(*billed.log.ledger, ledger), files=files)
+        marks: tuple[tuple[int, int | None], ...] = getattr(runs[at], "marks", ())
+        if marks and _is_store(billed.name):
+            log = marked(log, marks, files.index(runs[at].name))
+            remade.add(into)
         out[into] = dataclasses.replace(billed, log=log)  # type: ignore[type-var]
+    if again is not None:
+        for into in remade:
+            out[into] = again(out[into])
     return [r for at, r in enumerate(out) if at not in companions]
+
+
+def marked(log: ParsedLog, marks: Sequence[tuple[int, int | None]], file: int) -> ParsedLog:
+    """``log`` (a store's session, one series of rows) with the compactions its
+    events.jsonl records (``file`` in its files), each after the rows logged at or
+    before its time (a row's ``created_at``, when its call had ended) and before the
+    next, whose context is the one after it. One with no time cannot be placed among
+    the rows: it stays an entry of the ledger alone."""
+    from budgetcore.replay.logs.compaction import LogCompaction  # noqa: PLC0415
+
+    main = log.series[0]
+    times = [r.started if r.started is not None else r.finished for r in main.requests]
+    added = []
+    for line, time in marks:
+        if time is None:
+            continue
+        after = sum(1 for t in times if t is not None and t <= time)
+        post = main.requests[after].context if after < len(times) else None
+        added.append(LogCompaction(line, after, None, None, post, file, time))
+    if not added:
+        return log
+    comps = tuple(sorted((*main.compactions, *added), key=lambda c: (c.after_turn, c.time or 0)))
+    series = (dataclasses.replace(main, compactions=comps), *log.series[1:])
+    return dataclasses.replace(log, series=series)
+
+
+def _is_store(name: str) -> bool:
+    base, sep, _sid = name.rpartition("#")
+    return bool(sep) and base.replace("\\", "/").rsplit("/", 1)[-1] == "session-store.db"
 
 
 def store_companions(runs: Sequence[_Seen]) -> dict[int, tuple[int, FileLedger]]:
@@ -135,9 +178,8 @@ def store_companions(runs: Sequence[_Seen]) -> dict[int, tuple[int, FileLedger]]
         written: str = getattr(run, "jsonl", "")
         if log is None or log.format != "copilot-cli" or written:
             continue
-        base, sep, sid = run.name.rpartition("#")
-        if sep and base.replace("\\", "/").rsplit("/", 1)[-1] == "session-store.db":
-            stores.setdefault(sid, at)
+        if _is_store(run.name):
+            stores.setdefault(run.name.rpartition("#")[2], at)
             continue
         for sid in _conversations(log):
             exports.setdefault(sid, at)

@@ -92,6 +92,9 @@ class SessionRun:
     costs_nothing: bool = False
     # Not read: whose file it is where the read or its name told (LogUnread.agent), else "".
     agent: str = ""
+    # Not read: the compactions it records of a session another source bills
+    # (NoRequests.marks), marked on that session by the folder's read.
+    marks: tuple[tuple[int, int | None], ...] = ()
     # The session's JSON Lines output, written as soon as it was measured where nothing
     # read after it can change it (:func:`kept`); "" when it is written at the end. Its
     # log then holds no requests, only what the folder's total reads.
