@@ -667,3 +667,19 @@ def test_a_copilot_folder_bills_each_session_id_once_as_ccusage(fixture: str) ->
         assert tokens == _tokens(theirs[sid]), sid
         assert cost is not None
         assert abs(cost - Decimal(str(theirs[sid]["totalCost"]))) <= CENT_MICRO, sid
+
+
+def test_a_store_session_marked_with_its_events_compaction_bills_as_ccusage() -> None:
+    """copilot/store-compaction: the store bills session A, and the compaction its
+    events.jsonl records is marked on the store's session (copilot40e): nothing is
+    billed twice, A's tokens and cost are ccusage 20.0.24's (which reads A's shutdown;
+    B, in the store alone, it does not read)."""
+    base = LOGS / "copilot" / "store-compaction"
+    theirs = _copilot_home_sessions(base)
+    ours = _billed_by_session_id(base)
+    sid = "dddddddd-0000-4000-8000-0000000000a1"
+    assert set(theirs) == {sid}
+    ((tokens, cost),) = ours[sid]
+    assert tokens == _tokens(theirs[sid])
+    assert cost is not None
+    assert abs(cost - Decimal(str(theirs[sid]["totalCost"]))) <= CENT_MICRO

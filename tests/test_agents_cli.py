@@ -569,6 +569,7 @@ def test_a_copilot_folder_bills_its_usage_once_whichever_records_it_holds() -> N
 
 
 _A = "cccccccc-0000-4000-8000-0000000000a1"
+_CLI = (sys.executable, "-m", "budgetcore")
 _C = "cccccccc-0000-4000-8000-0000000000c1"
 
 
@@ -724,9 +725,12 @@ def test_a_copilot_events_file_without_usage_is_a_copy_of_the_export_s_session(
 ) -> None:
     """copilot/otel-events-open: session A's events.jsonl holds no usage (no shutdown),
     and the export bills A, as ccusage 20.0.24 does (tests/test_agents_ccusage.py).
-    The file is a copy of the export's session: it costs nothing and says why, and the
-    folder's total is known, ccusage's $0.016525 (copilot40c: it read as a session with
-    no request, the total "unknown (≥ $0.016525)"). The page's import agrees."""
+    The file is a copy of the export's session: the folder's total is known, ccusage's
+    $0.016525 (copilot40c: it read as a session with no request, the total "unknown (≥
+    $0.016525)"), and it is a file of the export's session, its 3 lines in that
+    session's ledger (copilot40e: it stayed a session row costing nothing, its JSON
+    Lines written before the file was read), in JSON Lines and the table, with one and
+    two processes. The page's import agrees."""
     from budgetcore.replay.logs.session import folder_usage  # noqa: PLC0415
     from budgetcore.ui.replay.state import import_steps  # noqa: PLC0415
 
@@ -748,14 +752,33 @@ def test_a_copilot_events_file_without_usage_is_a_copy_of_the_export_s_session(
     assert isinstance(measured, dict)
     assert measured["cost"] == measured["known_cost"]
     assert Decimal(measured["cost"]) == Decimal("0.016525")
-    (unread,) = total["sessions_unreadable"]  # type: ignore[misc]
-    assert unread["session"] == f"session-state/{_A}/events.jsonl"
-    assert unread["costs_nothing"] is True
-    assert "an OpenTelemetry export of the folder bills its session" in unread["problems"][0]
+    assert total["sessions_unreadable"] == []
+    assert (total["sessions"], total["lines"]) == (2, 12)
+    events = f"session-state/{_A}/events.jsonl"
+    export = json.loads(proc.stdout.splitlines()[0])["summary"]["log"]
+    assert [(f["file"], f["lines"]) for f in export["ledger"]] == [
+        ("otel/copilot-otel.jsonl", 5),
+        (events, 3),
+    ]
+    assert export["ledger"][1]["entries"] == {"event of a session an OpenTelemetry export bills": 3}
+    table = subprocess.run(
+        [*_CLI, "replay", "--log", str(folder), "--usage", "--format", "table"],
+        capture_output=True,
+        text=True,
+        timeout=120,
+        check=False,
+        env={**os.environ, "BUDGETCORE_WORKERS": workers},
+    ).stdout
+    assert "Total: 2 sessions (0 not read)" in table
+    assert f"  {events}: 3 lines\n    not requests: event of a session an" in table
     paths = sorted(p for p in folder.rglob("*") if p.is_file())
     files = tuple((f"home/{p.relative_to(folder).as_posix()}", p.read_bytes()) for p in paths)
     loaded, _ = reader.finish(import_steps(files, picked_folder=True))
     assert folder_usage(loaded).cost == Decimal("0.016525")
+    (shown,) = [x for x in loaded if x.name == "home/otel/copilot-otel.jsonl"]
+    assert shown.log is not None
+    assert [f.name for f in shown.log.ledger] == ["home/otel/copilot-otel.jsonl", f"home/{events}"]
+    assert all(x.log is not None for x in loaded)
 
 
 def test_a_copilot_events_file_picked_alone_beside_its_store_is_billed_once(

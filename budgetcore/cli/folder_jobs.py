@@ -13,12 +13,19 @@ __all__ = ["PARALLEL_FROM_BYTES", "folder_runs", "shared", "workers_for"]
 
 
 def folder_runs(
-    work: Any, jobs: list[Any], workers: int, progress: Any, kept: Callable[[Any], Any]
+    work: Any,
+    jobs: list[Any],
+    workers: int,
+    progress: Any,
+    kept: Callable[[Any], Any],
+    *,
+    again: Callable[[Any], Any] | None = None,
 ) -> list[Any]:
     """Each session of a folder (a job may hold several: an agent's database), here or
     in ``workers`` processes, in the folder's order. A session read is kept small
     (``kept``: session.kept, with no replay) once the next is read, and the last one,
-    after which nothing is read, is written as read."""
+    after which nothing is read, is written as read. ``again``: a session measured and
+    replayed again from its log (:func:`_copilot_folded`)."""
     if workers < 2:
         each: list[list[Any]] = []
         last: list[Any] = []
@@ -28,7 +35,7 @@ def folder_runs(
             each.append(work(job))
             last = each[-1] or last
             progress.advance(1)
-        return _copilot_folded(_joined(jobs, each))
+        return _copilot_folded(_joined(jobs, each), again)
     import copyreg  # noqa: PLC0415 - a large folder only
     from types import MappingProxyType  # noqa: PLC0415
 
@@ -47,10 +54,10 @@ def folder_runs(
         chunksize=max(1, len(jobs) // (4 * workers)),
         done_items=progress.advance,
     )
-    return _copilot_folded(_joined(jobs, found))
+    return _copilot_folded(_joined(jobs, found), again)
 
 
-def _copilot_folded(runs: list[Any]) -> list[Any]:
+def _copilot_folded(runs: list[Any], again: Callable[[Any], Any] | None = None) -> list[Any]:
     """Copilot CLI's events.jsonl files whose sessions the session store bills, each a
     file of that session's ledger, not a session (copilot_store.fold_store_companions; the
     page's import calls it too). The reader is imported only where such a file was
@@ -59,7 +66,7 @@ def _copilot_folded(runs: list[Any]) -> list[Any]:
         return runs
     from budgetcore.replay.logs.copilot_store import fold_store_companions  # noqa: PLC0415
 
-    return fold_store_companions(runs)
+    return fold_store_companions(runs, again)
 
 
 def _joined(jobs: Sequence[Any], each: Sequence[list[Any]]) -> list[Any]:

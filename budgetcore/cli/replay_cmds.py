@@ -431,7 +431,8 @@ def _log_runs_of(
 
     progress = Progress("reading", len(jobs), "sessions")  # on a terminal only
     try:
-        runs = folder_runs(work, jobs, workers, progress, _keeping(out))
+        again = partial(_run_again, scenario=scenario, options=options, replay_it=replay_it)
+        runs = folder_runs(work, jobs, workers, progress, _keeping(out), again=again)
     finally:
         progress.close()
     if not runs:
@@ -505,6 +506,13 @@ def _paused_run(name: str, log: Any, **settings: Any) -> Any:
         return run_session(name, log, **settings)
     with collector_paused():
         return run_session(name, log, **settings)
+
+
+def _run_again(run: Any, **settings: Any) -> Any:
+    """A folder's session measured and replayed again from its log as changed after the
+    read (a Copilot CLI store's session marked with its events.jsonl's compactions:
+    copilot_store.fold_store_companions)."""
+    return _paused_run(run.name, run.log, **settings)
 
 
 def billed_once_runs(runs: list[Any]) -> list[Any]:
@@ -802,9 +810,10 @@ def _session_run(
     except ScenarioError as exc:  # NoRequests: read to its end, its lines counted
         lines = exc.lines if isinstance(exc, NoRequests) else None
         free = isinstance(exc, NoRequests) and exc.costs_nothing
+        marks = exc.marks if isinstance(exc, NoRequests) else ()
         who = unread_agent(exc)
         return SessionRun(
-            name, None, error=exc.problems, lines=lines, costs_nothing=free, agent=who
+            name, None, error=exc.problems, lines=lines, costs_nothing=free, agent=who, marks=marks
         )
     except Unreadable as exc:
         return SessionRun(name, None, error=(unreadable_problem(exc),))

@@ -81,6 +81,16 @@ class Done:
     # A grouped task's (message id, request id) pairs (``ParsedLog.ids``): what
     # :func:`billed_once` compares across its import, with no log sent back.
     ids: tuple[tuple[str, str], ...] = ()
+    # A log read to its end with no request (``replay.logs.NoRequests``): its lines,
+    # whether nothing in it may carry a bill, and whose file it is, as the replay's
+    # folder read keeps them (:func:`store_folded` asks them).
+    lines: int | None = None
+    costs_nothing: bool = False
+    agent: str = ""
+    marks: tuple[tuple[int, int | None], ...] = ()  # NoRequests.marks
+    # A Copilot CLI log read where the task ran: its series' names (an export's, one per
+    # session id), which :func:`store_folded` asks with no log sent back.
+    series_names: tuple[str, ...] | None = None
 
 
 #: A log session's backtest as plain values (sent back from a worker): its name, the
@@ -103,12 +113,21 @@ def work(task: Task, job: Job, grid: SessionResult | None = None) -> Done:
     base = None
     sets: tuple[str, int, bool] | None = None
     ids: tuple[tuple[str, str], ...] = ()
+    unread: tuple[int | None, bool, str, tuple[tuple[int, int | None], ...]] = (
+        None,
+        False,
+        "",
+        (),
+    )
+    names: tuple[str, ...] | None = None
     try:
         turns = task.turns
         if turns is None:
             from budgetcore.cli.replay_cmds import read_log_path  # noqa: PLC0415
 
             log = task.log or read_log_path(task.files[0], task.fmt, files=list(task.files))
+            if log.format == "copilot-cli":
+                names = tuple(s.name for s in log.series)
             if not log.series:
                 # A database's session with nothing billed: said as replay says it.
                 from budgetcore.replay.logs import no_requests  # noqa: PLC0415
@@ -171,7 +190,11 @@ def work(task: Task, job: Job, grid: SessionResult | None = None) -> Done:
             session = prepare(job.scenario, turns, options, task.name)
             result = session_result(session, job.ks, job.ss, job.own, job.engine)
     except ScenarioError as exc:
+        from budgetcore.replay.logs import NoRequests  # noqa: PLC0415
+
         result = SessionResult(task.name, None, None, exc.problems)
+        if isinstance(exc, NoRequests):
+            unread = (exc.lines, exc.costs_nothing, exc.agent, exc.marks)
     except Unreadable as exc:
         result = SessionResult(task.name, None, None, (unreadable_problem(exc),))
     what_ifs = None
@@ -181,7 +204,7 @@ def work(task: Task, job: Job, grid: SessionResult | None = None) -> Done:
         # Every point also as a what-if on the as-run baseline (spec §17): its delta.
         # The page's Tune makes each point's by the same function.
         what_ifs = tuple(point_what_if(base, job.scenario, k, s) for k in job.ks for s in job.ss)
-    return Done(result, skipped, first, backtest, what_ifs, sets, ids)
+    return Done(result, skipped, first, backtest, what_ifs, sets, ids, *unread, names)
 
 
 def _work_one(pair: tuple[Task, Job]) -> Done:
@@ -201,7 +224,89 @@ def run_tasks(
     cluster of ``jobs`` worker processes), each response billed once across its
     import (:func:`billed_once`). ``points(n)`` hears grid points as they are done:
     one by one here, a session's worth at a time from workers."""
-    return billed_once(tasks, _run(tasks, job, jobs, dask, points), job)
+    done = billed_once(tasks, _run(tasks, job, jobs, dask, points), job)
+    return store_folded(tasks, done, job)
+
+
+@dataclass(frozen=True, slots=True)
+class _Named:
+    name: str
+
+
+@dataclass(frozen=True, slots=True)
+class _Bills:
+    """What ``copilot_store.store_companions`` reads of a log a worker read."""
+
+    format: str
+    series: tuple[_Named, ...]
+
+
+@dataclass(frozen=True, slots=True)
+class _Read:
+    """A task as ``copilot_store.store_companions`` reads a folder's session: the log
+    where the parent holds it (a database's session), else what its read said."""
+
+    name: str
+    log: Any
+    error: tuple[Problem, ...]
+    lines: int | None
+    costs_nothing: bool
+    agent: str
+    marks: tuple[tuple[int, int | None], ...] = ()
+
+
+def store_folded(tasks: Sequence[Task], done: list[Done], job: Job) -> list[Done]:
+    """``done`` without the Copilot CLI events.jsonl files whose session the session
+    store or an OpenTelemetry export bills: each is a file of the session that bills
+    it, as ``replay --log
+    FOLDER`` and the page's import count it (``copilot_store.fold_store_companions``),
+    not a session that cannot be replayed. Only where that session and the file are of
+    one import (``Task.group``). The compactions such a file records are marked on the
+    store's session (``copilot_store.marked``), which is tuned again from its log so
+    marked, as the replay's and the page's are."""
+    if not any(d.agent == "copilot-cli" and d.result.grid is None for d in done):
+        return done
+    from budgetcore.replay.logs.copilot_store import store_companions  # noqa: PLC0415
+
+    groups: dict[int, list[int]] = {}
+    for i, task in enumerate(tasks):
+        if task.group is not None:
+            groups.setdefault(task.group, []).append(i)
+
+    def billing(i: int) -> Any:
+        names = done[i].series_names
+        if done[i].result.grid is None:
+            return None  # (a session that could not be replayed bills nothing there)
+        if names is None:
+            return tasks[i].log
+        return _Bills("copilot-cli", tuple(map(_Named, names)))
+
+    done = list(done)
+    dropped: set[int] = set()
+    for members in groups.values():
+        reads = [
+            _Read(
+                tasks[i].name,
+                billing(i),
+                done[i].result.problems,
+                done[i].lines,
+                done[i].costs_nothing,
+                done[i].agent,
+                done[i].marks,
+            )
+            for i in members
+        ]
+        for at, (into, _ledger) in store_companions(reads).items():
+            dropped.add(members[at])
+            task = tasks[members[into]]
+            if done[members[at]].marks and task.log is not None:
+                from budgetcore.replay.logs.copilot_store import marked  # noqa: PLC0415
+
+                # The events.jsonl is the log's next file (the replay's fold adds it so).
+                log = marked(task.log, done[members[at]].marks, len(task.log.files))
+                log = dataclasses.replace(log, files=(*task.log.files, tasks[members[at]].name))
+                done[members[into]] = work(dataclasses.replace(task, log=log), job)
+    return [d for i, d in enumerate(done) if i not in dropped]
 
 
 def billed_once(tasks: Sequence[Task], done: list[Done], job: Job) -> list[Done]:

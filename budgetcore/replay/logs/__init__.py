@@ -524,10 +524,18 @@ class NoRequests(LogUnread):
     whose file it is (``ParsedLog.format``), where the read told; "" where not (an empty
     file): a folder's total per agent counts the session as that agent's, not read."""
 
-    def __init__(self, problems: list[Problem], lines: int, free: bool, agent: str = "") -> None:
+    def __init__(
+        self,
+        problems: list[Problem],
+        lines: int,
+        free: bool,
+        agent: str = "",
+        marks: tuple[tuple[int, int | None], ...] = (),
+    ) -> None:
         super().__init__(problems, agent)
         self.lines = lines
         self.costs_nothing = free
+        self.marks = marks  # ParsedLog.marks: compactions of a session another bills
 
 
 def no_requests(log: ParsedLog) -> ScenarioError:
@@ -589,7 +597,8 @@ def no_requests(log: ParsedLog) -> ScenarioError:
     instead = found.no_request_of(kinds) if found and found.no_request_of else ""
     if instead:
         named.insert(0, Problem.coded("log", instead))
-    return NoRequests(named, sum(f.lines for f in log.ledger), costs_nothing(log), log.format)
+    lines = sum(f.lines for f in log.ledger)
+    return NoRequests(named, lines, costs_nothing(log), log.format, log.marks)
 
 
 def read_session(

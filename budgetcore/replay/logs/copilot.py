@@ -183,6 +183,13 @@ def _session_events(
         # Its lines counted at once, not one call each: 360 such files are most of a
         # home's read (docs/performance.md, copilot40c).
         copies = sum(1 for _number, obj in rows if _has_usage(obj))
+        # Its compactions are the store's session's (copilot_store.fold_store_companions
+        # marks them there); the compaction's call is a row of the store.
+        tally.marks += [
+            (number, millis(obj.get("timestamp")))
+            for number, obj in rows
+            if obj.get("type") == "session.compaction_start"
+        ]
         if len(rows) > copies:
             tally.entries_of(((COPILOT_BY_STORE_EVENT, len(rows) - copies),))
         if copies:

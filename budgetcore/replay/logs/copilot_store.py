@@ -18,13 +18,14 @@ from __future__ import annotations
 
 import dataclasses
 import io
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from decimal import Decimal
 from typing import Any, Protocol, TypeVar
 
 from budgetcore.errors import Problem
 from budgetcore.inputs.numbers import MAX_TOKENS
 from budgetcore.replay.logs.layouts import (
+    COPILOT_BY_EXPORT_EVENT,
     COPILOT_BY_STORE,
     COPILOT_BY_STORE_EVENT,
     copilot_session_of,
@@ -34,17 +35,39 @@ from budgetcore.replay.logs.model import FileLedger, ParsedLog
 from budgetcore.replay.logs.reader import LineSource, millis
 from budgetcore.replay.logs.tally import Database, Row, Tally, cache_out, counts, registry_name
 
-__all__ = ["claims_database", "fold_store_companions", "read_session_store"]
+__all__ = [
+    "claims_database",
+    "fold_store_companions",
+    "marked",
+    "read_session_store",
+    "store_companions",
+    "takes_companions",
+]
 
 
-class _Run(Protocol):
-    """A folder's session as the CLI (``SessionRun``) and the page (``LoadedLog``) hold
-    it: what :func:`fold_store_companions` reads of it."""
+class _Named(Protocol):
+    @property
+    def name(self) -> str: ...
+
+
+class _Billing(Protocol):
+    """What :func:`store_companions` reads of a session's log: whose it is, and the
+    series it bills (an export's, one per session id: ``conversation:<id>``)."""
+
+    @property
+    def format(self) -> str: ...
+    @property
+    def series(self) -> Sequence[_Named]: ...
+
+
+class _Seen(Protocol):
+    """A folder's session as :func:`store_companions` reads it (``tune``'s runs hold no
+    log of a file read by a worker: only what it bills)."""
 
     @property
     def name(self) -> str: ...
     @property
-    def log(self) -> ParsedLog | None: ...
+    def log(self) -> _Billing | None: ...
     @property
     def error(self) -> tuple[Problem, ...]: ...
     @property
@@ -55,10 +78,18 @@ class _Run(Protocol):
     def agent(self) -> str: ...
 
 
+class _Run(_Seen, Protocol):
+    """A folder's session as the CLI (``SessionRun``) and the page (``LoadedLog``) hold
+    it: what :func:`fold_store_companions` reads of it (the log it folds into)."""
+
+    @property
+    def log(self) -> ParsedLog | None: ...
+
+
 _R = TypeVar("_R", bound=_Run)
 
 
-def fold_store_companions(runs: Sequence[_R]) -> list[_R]:
+def fold_store_companions(runs: Sequence[_R], again: Callable[[_R], _R] | None = None) -> list[_R]:
     """A folder's sessions with each ``session-state/<id>/events.jsonl`` whose session
     the session store bills (its read: no request, every line a copy or an event of
     that session) counted in the ledger of the store's session ``<store>#<id>``, as a
@@ -68,43 +99,137 @@ def fold_store_companions(runs: Sequence[_R]) -> list[_R]:
     Where no session of the store is read under that id (or it was written already,
     ``jsonl``), the file stays a session that costs nothing and says why. The CLI's
     folder read and the page's import both call it once every session is read: the
-    planner cannot tell from a path which sessions the store holds."""
+    planner cannot tell from a path which sessions the store holds.
+
+    The compactions such a file records (``marks``) are marked on the store's session,
+    each after the rows logged before it (copilot40e); ``again`` makes that session's
+    replay and backtest again from its log so marked (the CLI's and the page's own,
+    made as each session was read)."""
+    out = list(runs)
+    companions = store_companions(runs)
+    remade: set[int] = set()
+    for at, (into, ledger) in companions.items():
+        billed = out[into]
+        assert billed.log is not None
+        files = billed.log.files
+        # (an export's files name the folder's events.jsonl it was read with already)
+        if runs[at].name not in files:
+            files = (*files, runs[at].name)
+        log = dataclasses.replace(billed.log, ledger=(*billed.log.ledger, ledger), files=files)
+        marks: tuple[tuple[int, int | None], ...] = getattr(runs[at], "marks", ())
+        if marks and _is_store(billed.name):
+            log = marked(log, marks, files.index(runs[at].name))
+            remade.add(into)
+        out[into] = dataclasses.replace(billed, log=log)  # type: ignore[type-var]
+    if again is not None:
+        for into in remade:
+            out[into] = again(out[into])
+    return [r for at, r in enumerate(out) if at not in companions]
+
+
+def marked(log: ParsedLog, marks: Sequence[tuple[int, int | None]], file: int) -> ParsedLog:
+    """``log`` (a store's session, one series of rows) with the compactions its
+    events.jsonl records (``file`` in its files), each after the rows logged at or
+    before its time (a row's ``created_at``, when its call had ended) and before the
+    next, whose context is the one after it. One with no time cannot be placed among
+    the rows: it stays an entry of the ledger alone."""
+    from budgetcore.replay.logs.compaction import LogCompaction  # noqa: PLC0415
+
+    main = log.series[0]
+    times = [r.started if r.started is not None else r.finished for r in main.requests]
+    added = []
+    for line, time in marks:
+        if time is None:
+            continue
+        after = sum(1 for t in times if t is not None and t <= time)
+        post = main.requests[after].context if after < len(times) else None
+        added.append(LogCompaction(line, after, None, None, post, file, time))
+    if not added:
+        return log
+    comps = tuple(sorted((*main.compactions, *added), key=lambda c: (c.after_turn, c.time or 0)))
+    series = (dataclasses.replace(main, compactions=comps), *log.series[1:])
+    return dataclasses.replace(log, series=series)
+
+
+def _is_store(name: str) -> bool:
+    base, sep, _sid = name.rpartition("#")
+    return bool(sep) and base.replace("\\", "/").rsplit("/", 1)[-1] == "session-store.db"
+
+
+def store_companions(runs: Sequence[_Seen]) -> dict[int, tuple[int, FileLedger]]:
+    """The rule :func:`fold_store_companions` applies, by place in ``runs``: each
+    events.jsonl the session store or an OpenTelemetry export bills, mapped to the
+    place of the session that bills it and to its ledger as a file of that session.
+    ``tune --log FOLDER`` asks it too (its runs hold no ledger to fold into: the file is
+    no session not replayed).
+
+    An export bills a session whose events.jsonl holds no usage (``copilot``'s read
+    says so only where every line was read, none malformed nor with a usage, and an
+    export of the folder has a request of that session): the file is folded into the
+    first export session read whose series ``conversation:<id>`` is of its id, the
+    series that bills it. The export's file is one session of many conversations, so
+    the file is a file of that session's ledger, as a subagent's file is of a
+    session's (copilot40e)."""
     stores: dict[str, int] = {}
+    exports: dict[str, int] = {}
     for at, run in enumerate(runs):
         log = run.log
         # (a CLI session written as measured, ``jsonl``: its output is made already)
-        if log is not None and log.format == "copilot-cli" and not getattr(run, "jsonl", ""):
-            base, sep, sid = run.name.rpartition("#")
-            if sep and base.replace("\\", "/").rsplit("/", 1)[-1] == "session-store.db":
-                stores.setdefault(sid, at)
-    out = list(runs)
-    if not stores:
-        return out
-    folded: set[int] = set()
+        written: str = getattr(run, "jsonl", "")
+        if log is None or log.format != "copilot-cli" or written:
+            continue
+        if _is_store(run.name):
+            stores.setdefault(run.name.rpartition("#")[2], at)
+            continue
+        for sid in _conversations(log):
+            exports.setdefault(sid, at)
+    found: dict[int, tuple[int, FileLedger]] = {}
+    if not (stores or exports):
+        return found
     for at, run in enumerate(runs):
         if run.log is not None or run.agent != "copilot-cli" or not run.costs_nothing:
             continue
         path = run.name.replace("\\", "/")
-        into = stores.get(copilot_session_of(path)) if is_copilot_events(path) else None
-        ledger = _store_companion(run) if into is not None else None
-        if into is None or ledger is None:
+        if not is_copilot_events(path):
             continue
-        billed = out[into]
-        assert billed.log is not None
-        log = dataclasses.replace(
-            billed.log,
-            ledger=(*billed.log.ledger, ledger),
-            files=(*billed.log.files, run.name),
-        )
-        out[into] = dataclasses.replace(billed, log=log)  # type: ignore[type-var]
-        folded.add(at)
-    return [r for at, r in enumerate(out) if at not in folded]
+        sid = copilot_session_of(path)
+        ledger = None
+        into = stores.get(sid)
+        if into is not None:
+            ledger = _companion(run, COPILOT_BY_STORE_EVENT, COPILOT_BY_STORE)
+        else:
+            into = exports.get(sid)
+            ledger = None if into is None else _companion(run, COPILOT_BY_EXPORT_EVENT, None)
+        if into is not None and ledger is not None:
+            found[at] = (into, ledger)
+    return found
 
 
-def _store_companion(run: _Run) -> FileLedger | None:
-    """The ledger of an events.jsonl read with no request because the session store
-    bills its session, from what its read said (the kinds of its lines, as data on its
-    problems: ``Problem.counts``), or None where it held anything else."""
+#: An OpenTelemetry export's series of one session id (``copilot._otel``).
+_CONVERSATION = "conversation:"
+
+
+def _conversations(log: _Billing) -> list[str]:
+    """The session ids an OpenTelemetry export's session bills, one series each."""
+    return [
+        s.name.removeprefix(_CONVERSATION) for s in log.series if s.name.startswith(_CONVERSATION)
+    ]
+
+
+def takes_companions(log: _Billing) -> bool:
+    """Whether an events.jsonl read after this session may become a file of it (an
+    export's session, :func:`store_companions`): the CLI's JSON Lines then makes its
+    output once the folder is read (``session.kept``), not as soon as it is measured,
+    so that its ledger can hold that file."""
+    return log.format == "copilot-cli" and bool(_conversations(log))
+
+
+def _companion(run: _Seen, event: str, copy: str | None) -> FileLedger | None:
+    """The ledger of an events.jsonl read with no request because the session store (or
+    an export) bills its session, from what its read said (the kinds of its lines, as
+    data on its problems: ``Problem.counts``): each line an ``event`` of that session
+    or a ``copy`` of its usage (the store's; an export's companion holds no usage), or
+    None where it held anything else."""
     entries: tuple[tuple[str, int], ...] = ()
     copies: tuple[tuple[str, int], ...] = ()
     for problem in run.error:
@@ -114,9 +239,7 @@ def _store_companion(run: _Run) -> FileLedger | None:
             copies = problem.counts
     if run.lines is None or not (entries or copies):
         return None
-    if any(k != COPILOT_BY_STORE_EVENT for k, _ in entries) or any(
-        k != COPILOT_BY_STORE for k, _ in copies
-    ):
+    if any(k != event for k, _ in entries) or any(k != copy for k, _ in copies):
         return None
     blank = run.lines - sum(n for _, n in entries) - sum(n for _, n in copies)
     if blank < 0:

@@ -386,6 +386,10 @@ class ParsedLog:
     # titles nor parents, no parts): a catalogue key (``replay.log.lacks.*``), said in
     # the CLI's table, its JSON and the page; "" when nothing is missing.
     lacks: str = ""
+    # (line, ms since the epoch or None) of each compaction a file records of a session
+    # another source bills (a Copilot CLI events.jsonl whose session the session store
+    # bills: ``copilot_store.fold_store_companions`` marks them on that session).
+    marks: tuple[tuple[int, int | None], ...] = ()
 
     @property
     def main(self) -> LogSeries:

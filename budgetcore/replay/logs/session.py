@@ -92,6 +92,9 @@ class SessionRun:
     costs_nothing: bool = False
     # Not read: whose file it is where the read or its name told (LogUnread.agent), else "".
     agent: str = ""
+    # Not read: the compactions it records of a session another source bills
+    # (NoRequests.marks), marked on that session by the folder's read.
+    marks: tuple[tuple[int, int | None], ...] = ()
     # The session's JSON Lines output, written as soon as it was measured where nothing
     # read after it can change it (:func:`kept`); "" when it is written at the end. Its
     # log then holds no requests, only what the folder's total reads.
@@ -113,7 +116,7 @@ def kept(run: SessionRun, jsonl: Callable[[SessionRun], str] | None = None) -> S
     session), and the line is smaller than the packed log (docs/performance.md)."""
     if run.log is None or run.result is not None:
         return run
-    if jsonl is not None and not run.log.ids:
+    if jsonl is not None and not run.log.ids and not _takes_companions(run.log):
         return dataclasses.replace(
             run, log=dataclasses.replace(run.log, series=()), jsonl=jsonl(run)
         )
@@ -121,6 +124,16 @@ def kept(run: SessionRun, jsonl: Callable[[SessionRun], str] | None = None) -> S
 
     log = packed(run.log)
     return run if log is run.log else dataclasses.replace(run, log=log)
+
+
+def _takes_companions(log: ParsedLog) -> bool:
+    """A Copilot CLI export's session, which a later events.jsonl of the folder may be a
+    file of (``copilot_store.takes_companions``): its output waits for the fold."""
+    if log.format != "copilot-cli":
+        return False
+    from budgetcore.replay.logs.copilot_store import takes_companions  # noqa: PLC0415
+
+    return takes_companions(log)
 
 
 class _Billed(Protocol):

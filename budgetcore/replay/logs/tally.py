@@ -146,6 +146,7 @@ class Tally:
         self.totals_only = ""  # why the session keeps totals only (ParsedLog.totals_only)
         self.model_assumed = ""  # why its model is assumed (ParsedLog.model_assumed)
         self.lacks = ""  # what its file lacks that its agent writes (ParsedLog.lacks)
+        self.marks: list[tuple[int, int | None]] = []  # ParsedLog.marks
         self.per_series: dict[str, int] = {}  # requests read so far, per series
 
     # ---------------------------------------------------------------- per file
@@ -640,6 +641,7 @@ class Tally:
             self.totals_only,
             model_assumed=self.model_assumed,
             lacks=self.lacks,
+            marks=tuple(self.marks),
         )
 
 

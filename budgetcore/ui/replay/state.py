@@ -112,6 +112,8 @@ class LoadedLog:
     # the import's cost stays known, as the CLI's folder total.
     costs_nothing: bool = False
     agent: str = ""  # not read: whose file it is where the read told (LogUnread.agent)
+    # Not read: compactions it records of a session another bills (NoRequests.marks).
+    marks: tuple[tuple[int, int | None], ...] = ()
 
 
 @dataclass(frozen=True, slots=True, eq=False)
@@ -354,6 +356,12 @@ def _load_all(
     return out
 
 
+def _loaded_again(item: LoadedLog) -> LoadedLog:
+    """A session measured again from its log as changed after the import's read."""
+    assert item.log is not None
+    return _loaded(item.name, item.log)
+
+
 def _loaded(name: str, log: ParsedLog) -> LoadedLog:
     """A read session's numbers, as the CLI's ``run_session`` measures them: a session
     of totals only (Goose, Droid) is measured without a request counted and has no
@@ -409,8 +417,11 @@ def _load(
     except ScenarioError as exc:  # NoRequests: read to its end, its lines counted
         lines = exc.lines if isinstance(exc, NoRequests) else None
         free = isinstance(exc, NoRequests) and exc.costs_nothing
+        marks = exc.marks if isinstance(exc, NoRequests) else ()
         who = unread_agent(exc)
-        return LoadedLog(name, error=exc.problems, lines=lines, costs_nothing=free, agent=who)
+        return LoadedLog(
+            name, error=exc.problems, lines=lines, costs_nothing=free, agent=who, marks=marks
+        )
     return _loaded(name, log)
 
 
@@ -498,7 +509,8 @@ def import_steps(
         # the CLI's folder read counts it (copilot_store.fold_store_companions).
         from budgetcore.replay.logs.copilot_store import fold_store_companions  # noqa: PLC0415
 
-        loaded = fold_store_companions(loaded)
+        # (a store's session its events.jsonl marked with compactions: measured again)
+        loaded = fold_store_companions(loaded, _loaded_again)
     return tuple(billed_once(loaded)), not_read
 
 
