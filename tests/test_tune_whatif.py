@@ -262,3 +262,33 @@ def test_a_folders_tune_bills_each_response_once_as_its_replay_does(
     assert Decimal(mine["as_run_modelled_cost"]) == sum(
         Decimal(s["as_run"]["modelled_cost"]) for s in sessions
     )
+
+
+@pytest.mark.parametrize("fixture", ["claude/14-resume-copy", "claude/22-crossfile-bigger-wins"])
+def test_a_folders_tune_says_how_many_requests_another_session_bills(fixture: str) -> None:
+    """Issue 40: tune's as-run bill leaves out what another session of the folder bills,
+    as the replay's does, and said nothing of it: its figures then read as a session's
+    whole bill. Each session's JSON (and CSV) ``as_run`` entry carries the replay's
+    ``requests_billed_elsewhere``, and the table says it under that session's line, in
+    the page's sentence."""
+    folder = LOGS / fixture
+    grid = ("--k", "8000,40000", "--s", "2048")
+    summary = json.loads(_tune("--log", str(folder), *grid).splitlines()[-1])["summary"]
+    sessions = _replay_sessions(folder)
+    theirs = [(s["session"], s["as_run"]["requests_billed_elsewhere"]) for s in sessions]
+    assert [(a["session"], a["requests_billed_elsewhere"]) for a in summary["as_run"]] == theirs
+    assert any(n for _, n in theirs)  # the point: some session's requests are elsewhere
+    text = _tune("--log", str(folder), *grid, "--format", "csv")
+    said = next(x for x in text.splitlines() if x.startswith("# as_run,"))
+    entries = json.loads(said.removeprefix("# as_run,"))
+    assert [(a["session"], a["requests_billed_elsewhere"]) for a in entries] == theirs
+    table = _tune("--log", str(folder), *grid, "--format", "table").splitlines()
+    from budgetcore.messages import count  # noqa: PLC0415
+
+    for name, n in theirs:
+        at = next(i for i, x in enumerate(table) if x.startswith(f"As run: {name}: "))
+        under = table[at + 1].strip()
+        if n:
+            assert under == count("tune.asrun-elsewhere", n, "en")
+        else:
+            assert not under.startswith(count("tune.asrun-elsewhere", 1, "en")[:2])

@@ -795,3 +795,26 @@ def test_tune_over_a_folder_bills_each_response_once_as_the_replay_and_the_cli(
         Decimal(w["modelled_cost"]),
         Decimal(w["as_run_modelled_cost"]),
     )
+
+
+@pytest.mark.parametrize("lang", ["en", "zh"])
+@pytest.mark.parametrize("fixture", ["claude/14-resume-copy", "claude/22-crossfile-bigger-wins"])
+def test_tune_says_how_many_requests_another_session_bills(fixture: str, lang: str) -> None:
+    """Issue 40: Tune's as-run line over a folder leaves out the responses another
+    session of the import bills, as the replay panel's rows do, and said nothing of
+    it. It now says how many, in the page's language, beside the line it is left out
+    of: the replay panel's count (each session's ``elsewhere``), which is the CLI's
+    ``requests_billed_elsewhere``; and nothing over a session that shares none."""
+    state = _tuned(fixture, lang)
+    n = sum(k for item in state.replay.logs for _, k in item.elsewhere)
+    assert n > 0
+    assert n == sum(item.as_run.excluded for item in state.replay.logs if item.as_run)
+    choice = render_tune(state).html["tune-choice"]
+    said = re.search(r'data-tune-elsewhere="(\d+)">([^<]*)<', choice)
+    assert said is not None
+    assert int(said.group(1)) == n
+    assert html.unescape(said.group(2)) == count("tune.asrun-elsewhere", n, lang)
+    assert choice.index("data-tune-asrun") < said.start() < choice.index("data-tune-choice=")
+    alone = render_tune(_tuned("claude/12-compact-preserved-2.1", lang)).html["tune-choice"]
+    assert "data-tune-asrun" in alone
+    assert "data-tune-elsewhere" not in alone

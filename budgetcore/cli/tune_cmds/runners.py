@@ -85,8 +85,10 @@ class Done:
 
 #: A log session's backtest as plain values (sent back from a worker): its name, the
 #: measured and modelled cost, their ratio (exact decimal text), whether within 5 % and
-#: why it is no baseline whatever its error ("" when nothing says so: AsRun.caveat).
-Backtest = tuple[str, "str | None", "str | None", "str | None", "bool | None", str, int]
+#: why it is no baseline whatever its error ("" when nothing says so: AsRun.caveat), its
+#: malformed lines that may have carried a bill, and its requests another session of the
+#: import bills (AsRun.excluded: replay's ``requests_billed_elsewhere``).
+Backtest = tuple[str, "str | None", "str | None", "str | None", "bool | None", str, int, int]
 
 
 def work(task: Task, job: Job, grid: SessionResult | None = None) -> Done:
@@ -157,6 +159,7 @@ def work(task: Task, job: Job, grid: SessionResult | None = None) -> Done:
                     run.trusted,
                     run.caveat,
                     run.unread,
+                    run.excluded,
                 )
                 turns, options = log_replay_inputs(log, run, turns, options)
                 if options is not None:
