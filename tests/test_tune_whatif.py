@@ -292,3 +292,53 @@ def test_a_folders_tune_says_how_many_requests_another_session_bills(fixture: st
             assert under == count("tune.asrun-elsewhere", n, "en")
         else:
             assert not under.startswith(count("tune.asrun-elsewhere", 1, "en")[:2])
+
+
+@pytest.mark.parametrize("layout", ["files", "folders"])
+@pytest.mark.parametrize("fixture", ["claude/14-resume-copy", "claude/22-crossfile-bigger-wins"])
+def test_several_log_paths_are_one_import_billed_as_one_folder(
+    fixture: str, layout: str, tmp_path: Path
+) -> None:
+    """Issue 40: each ``--log`` path was an import of its own, so a resumed session in
+    one folder and the session it resumed in another (or the two files given one by
+    one) both billed the responses they share: the resumed session's as-run line said
+    its whole bill, and every what-if summed the copies twice. The paths of one tune
+    are now one import: each session's as-run entry is what ``replay --log`` says of it
+    in one folder holding them all (``replay`` takes one ``--log``), billed elsewhere
+    included, whatever order the paths are given in."""
+    files = sorted((LOGS / fixture).rglob("*.jsonl"))
+    both = tmp_path / "both"
+    paths = []
+    for i, f in enumerate(files):
+        # Each file in a folder of its own (a, b), the agent's layout kept under it.
+        home = tmp_path / "ab"[i]
+        at = home / f.relative_to(LOGS / fixture)
+        at.parent.mkdir(parents=True)
+        at.write_bytes(f.read_bytes())
+        (both / "ab"[i] / f.relative_to(LOGS / fixture)).parent.mkdir(parents=True)
+        (both / "ab"[i] / f.relative_to(LOGS / fixture)).write_bytes(f.read_bytes())
+        paths.append(str(at if layout == "files" else home))
+    grid = ("--k", "8000,40000", "--s", "2048", "--fragment", "main_model.model=claude-sonnet-4-5")
+    sessions = _replay_sessions(both)
+    want = [
+        (
+            s["as_run"]["measured_cost"],
+            s["as_run"]["modelled_cost"],
+            s["as_run"]["requests_billed_elsewhere"],
+        )
+        for s in sessions
+    ]
+    assert any(n for _, _, n in want)  # the point: a response is in both paths
+    for order in (paths, paths[::-1]):
+        args = [a for p in order for a in ("--log", p)]
+        summary = json.loads(_tune(*args, *grid).splitlines()[-1])["summary"]
+        got = [
+            (a["measured_cost"], a["modelled_cost"], a["requests_billed_elsewhere"])
+            for a in summary["as_run"]
+        ]
+        assert got == (want if order == paths else want[::-1])
+        mine = summary["choice"]["what_if"]
+        theirs = _replay_sessions(both, "--fragment", summary["choice"]["fragment"])
+        assert Decimal(mine["modelled_cost"]) == sum(
+            Decimal(s["what_if"]["modelled_cost"]) for s in theirs
+        )

@@ -41,9 +41,9 @@ class Task:
     fmt: str | None = None
     series: str | None = None
     log: Any = None
-    # The import it belongs to (the --log folder or database of several sessions: each
-    # response billed once across it, as `replay --log FOLDER` bills it); None for a
-    # file read alone, which bills every request it holds.
+    # The import it belongs to (every --log path of the tune, files, folders and
+    # databases alike: each response billed once across it, as `replay --log FOLDER`
+    # bills it); None for turns, which bill no logged response.
     group: int | None = None
     # (file, line) of the requests another session of its import bills (see
     # :func:`billed_once`): its backtest and what-ifs leave them out.
