@@ -342,3 +342,46 @@ def test_several_log_paths_are_one_import_billed_as_one_folder(
         assert Decimal(mine["modelled_cost"]) == sum(
             Decimal(s["what_if"]["modelled_cost"]) for s in theirs
         )
+
+
+def test_a_session_another_bills_runs_again_in_the_workers(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Issue 40: a session another of its import bills responses of is run again for its
+    backtest and what-ifs with them left out. The parent ran each of those one after
+    another while the workers waited: a folder of 20 sessions, 10 of them resumed, spent
+    10.9 s of CPU in the parent of 23.6 (``--jobs 2``, docs/tune.md "Speed"). They now
+    run in the workers, the grid kept, with the same results as in one process."""
+    import os  # noqa: PLC0415
+
+    from budgetcore.cli.tune_cmds import runners  # noqa: PLC0415
+    from budgetcore.core.scenario import Scenario  # noqa: PLC0415
+
+    calls = tmp_path / "calls"
+    real = runners.work
+
+    def work(*args: Any) -> Any:
+        task = args[0]
+        again = len(args) > 2 or getattr(task, "grid", None) is not None
+        with calls.open("a", encoding="utf-8") as f:  # a worker's memory is its own
+            f.write(f"{os.getpid()} {int(again)}\n")
+        return real(*args)
+
+    monkeypatch.setattr(runners, "work", work)
+    # Two resumed sessions (one alone would run here: a pool of one saves nothing).
+    files = [
+        f
+        for fixture in ("14-resume-copy", "22-crossfile-bigger-wins")
+        for f in sorted((LOGS / "claude" / fixture).rglob("*.jsonl"))
+    ]
+    tasks = [runners.Task(f.name, files=(str(f),), group=0) for f in files]
+    job = runners.Job(Scenario(), None, (8_000, 40_000), (2_048,), (32_000, 8_192))
+    here = runners.run_tasks(tasks, job)
+    calls.unlink()
+    workers = runners.run_tasks(tasks, job, jobs=2)
+    said = [line.split() for line in calls.read_text(encoding="utf-8").splitlines()]
+    assert workers == here
+    elsewhere = [d.backtest[-1] for d in workers if d.backtest]
+    assert sorted(elsewhere) == [0, 0, 1, 1]
+    assert [again for _, again in said].count("1") == 2  # each resumed session, once
+    assert all(pid != str(os.getpid()) for pid, _ in said)  # none in this process
