@@ -9,10 +9,13 @@ folder of 1,000 sessions with --jobs.
   the slowest single point: the page runs a grid in slices of points between frames.
 - A folder of 1,000 generated Claude Code sessions (seeded, placeholder text only):
   ``budgetcore tune SCENARIO --log DIR`` with --jobs 1 and --jobs 2, wall time, and the
-  two outputs compared byte for byte.
+  two outputs compared byte for byte. ``--resumed N``: N of them (every second one from
+  the first) are resumed sessions, each holding the one before it again, its responses
+  included, as Claude Code writes a resumed session (issue 40: each response billed
+  once across the folder). ``--skip-grid`` leaves the one-session grids out.
 
     .venv/bin/python scripts/bench_tune.py [--runs 7] [--sessions 1000] [--skip-page]
-                                           [--skip-folder]
+                                           [--skip-folder] [--resumed N] [--skip-grid]
 
 Importable without side effects: scripts/bench_tune.mjs runs ``page_case`` and
 ``run_grid_python`` inside Pyodide.
@@ -154,17 +157,25 @@ def page(runs: int) -> None:
     )
 
 
-def write_folder(root: Path, sessions: int, seed: int = 7) -> int:
-    """``sessions`` Claude Code session files of 100-300 requests each; their requests."""
+def write_folder(root: Path, sessions: int, seed: int = 7, resumed: int = 0) -> int:
+    """``sessions`` Claude Code session files of 100-300 requests each; their requests
+    (a response in two files counted once). ``resumed`` of them, sessions 1, 3, 5 …,
+    start with the session before them again, each line under their own session id
+    (Claude Code's resumed file: the same message and request ids)."""
     rng = random.Random(seed)
     folder = root / "projects" / "-bench-tune"
     folder.mkdir(parents=True)
     total = 0
+    before: list[dict[str, Any]] = []
+    end = (None, 0)
     for n in range(sessions):
         sid = f"cccccccc-0000-4000-8000-{n:012d}"
         lines = []
         parent = None
         ctx = rng.randint(5_000, 25_000)
+        if n % 2 == 1 and n // 2 < resumed:
+            lines = [{**x, "sessionId": sid} for x in before]
+            parent, ctx = end
         for r in range(rng.randint(100, 300)):
             u, a = f"u-{n}-{r}", f"a-{n}-{r}"
             base = {"isSidechain": False, "sessionId": sid, "version": "2.1.19"}
@@ -207,17 +218,18 @@ def write_folder(root: Path, sessions: int, seed: int = 7) -> int:
             parent = a
             ctx += write + 3
             total += 1
+        before, end = lines, (parent, ctx)
         text = "".join(json.dumps(x, separators=(",", ":")) + "\n" for x in lines)
         (folder / f"{sid}.jsonl").write_text(text, encoding="utf-8")
     return total
 
 
-def folder(sessions: int) -> None:
+def folder(sessions: int, resumed: int = 0) -> None:
     import resource  # noqa: PLC0415 - not in Pyodide, which imports this module
 
     with tempfile.TemporaryDirectory(prefix="bench-tune-") as tmp:
         root = Path(tmp)
-        requests = write_folder(root, sessions)
+        requests = write_folder(root, sessions, resumed=resumed)
         scenario = root / "scenario.json"
         scenario.write_text("{}", encoding="utf-8")
         options = root / "options.json"
@@ -253,8 +265,9 @@ def folder(sessions: int) -> None:
             outputs.append(proc.stdout)
         same = "identical" if outputs[0] == outputs[1] else "DIFFERENT"
         print(
-            f"Folder of {sessions:,} Claude Code sessions ({requests:,} requests), default "
-            f"24 x 16 grid, whole command:"
+            f"Folder of {sessions:,} Claude Code sessions ({requests:,} requests, "
+            f"{resumed:,} sessions resumed from the one before), default 24 x 16 grid, "
+            "whole command:"
         )
         for i, jobs in enumerate((1, 2)):
             print(
@@ -270,12 +283,15 @@ def main() -> None:
     parser.add_argument("--sessions", type=int, default=1_000)
     parser.add_argument("--skip-page", action="store_true")
     parser.add_argument("--skip-folder", action="store_true")
+    parser.add_argument("--skip-grid", action="store_true")
+    parser.add_argument("--resumed", type=int, default=0)
     args = parser.parse_args()
-    cpython(args.runs)
-    if not args.skip_page:
+    if not args.skip_grid:
+        cpython(args.runs)
+    if not args.skip_page and not args.skip_grid:
         page(args.runs)
     if not args.skip_folder:
-        folder(args.sessions)
+        folder(args.sessions, args.resumed)
 
 
 if __name__ == "__main__":

@@ -20,7 +20,8 @@ LOGS = Path(__file__).resolve().parent / "fixtures" / "logs" / "claude"
 
 
 def _tasks(tmp_path: Path) -> list[Task]:
-    """Generated sessions and log files, one of them unreadable."""
+    """Generated sessions and log files, one of them unreadable, and a resumed session
+    beside the one it resumed (one import: the copy is billed once, issue 40)."""
     tasks = [
         Task(
             f"generated {seed}",
@@ -40,6 +41,8 @@ def _tasks(tmp_path: Path) -> list[Task]:
         path = tmp_path / f"{name}.jsonl"
         shutil.copy(next((LOGS / name).rglob("*.jsonl")), path)
         tasks.append(Task(name, files=(str(path),)))
+    for path in sorted((LOGS / "14-resume-copy").rglob("*.jsonl")):
+        tasks.append(Task(path.name, files=(str(path),), group=0))
     broken = tmp_path / "broken.jsonl"
     broken.write_text("not json\n", encoding="utf-8")
     tasks.append(Task("broken", files=(str(broken),)))
@@ -53,7 +56,7 @@ def test_a_local_cluster_of_two_workers_gives_what_one_process_and_jobs_give(
     ks, ss = default_axes(scenario)
     job = Job(scenario, None, ks, ss, (32_000, 8_192))
     tasks = _tasks(tmp_path)
-    here = [work(t, job) for t in tasks]
+    here = run_tasks(tasks, job)
     jobs = run_tasks(tasks, job, jobs=2)
     cluster = distributed.LocalCluster(
         n_workers=2, threads_per_worker=1, processes=True, dashboard_address=None
@@ -66,6 +69,10 @@ def test_a_local_cluster_of_two_workers_gives_what_one_process_and_jobs_give(
     assert on_dask == jobs == here
     assert [d.result.name for d in on_dask] == [t.name for t in tasks]
     assert on_dask[-1].result.grid is None  # the unreadable session, named, not dropped
+    # The resumed session's backtest leaves out the response its parent bills, run
+    # again on the cluster as in the workers (billed_once), its grid kept.
+    assert [d.backtest[-1] for d in on_dask[-3:-1] if d.backtest] == [0, 1]
+    assert here[:-3] == [work(t, job) for t in tasks[:-3]]
     total = summarise(scenario, [d.result for d in on_dask], Constraints())
     assert total.grid.sessions == len(tasks) - 1
     assert total == summarise(scenario, [d.result for d in here], Constraints())

@@ -262,3 +262,126 @@ def test_a_folders_tune_bills_each_response_once_as_its_replay_does(
     assert Decimal(mine["as_run_modelled_cost"]) == sum(
         Decimal(s["as_run"]["modelled_cost"]) for s in sessions
     )
+
+
+@pytest.mark.parametrize("fixture", ["claude/14-resume-copy", "claude/22-crossfile-bigger-wins"])
+def test_a_folders_tune_says_how_many_requests_another_session_bills(fixture: str) -> None:
+    """Issue 40: tune's as-run bill leaves out what another session of the folder bills,
+    as the replay's does, and said nothing of it: its figures then read as a session's
+    whole bill. Each session's JSON (and CSV) ``as_run`` entry carries the replay's
+    ``requests_billed_elsewhere``, and the table says it under that session's line, in
+    the page's sentence."""
+    folder = LOGS / fixture
+    grid = ("--k", "8000,40000", "--s", "2048")
+    summary = json.loads(_tune("--log", str(folder), *grid).splitlines()[-1])["summary"]
+    sessions = _replay_sessions(folder)
+    theirs = [(s["session"], s["as_run"]["requests_billed_elsewhere"]) for s in sessions]
+    assert [(a["session"], a["requests_billed_elsewhere"]) for a in summary["as_run"]] == theirs
+    assert any(n for _, n in theirs)  # the point: some session's requests are elsewhere
+    text = _tune("--log", str(folder), *grid, "--format", "csv")
+    said = next(x for x in text.splitlines() if x.startswith("# as_run,"))
+    entries = json.loads(said.removeprefix("# as_run,"))
+    assert [(a["session"], a["requests_billed_elsewhere"]) for a in entries] == theirs
+    table = _tune("--log", str(folder), *grid, "--format", "table").splitlines()
+    from budgetcore.messages import count  # noqa: PLC0415
+
+    for name, n in theirs:
+        at = next(i for i, x in enumerate(table) if x.startswith(f"As run: {name}: "))
+        under = table[at + 1].strip()
+        if n:
+            assert under == count("tune.asrun-elsewhere", n, "en")
+        else:
+            assert not under.startswith(count("tune.asrun-elsewhere", 1, "en")[:2])
+
+
+@pytest.mark.parametrize("layout", ["files", "folders"])
+@pytest.mark.parametrize("fixture", ["claude/14-resume-copy", "claude/22-crossfile-bigger-wins"])
+def test_several_log_paths_are_one_import_billed_as_one_folder(
+    fixture: str, layout: str, tmp_path: Path
+) -> None:
+    """Issue 40: each ``--log`` path was an import of its own, so a resumed session in
+    one folder and the session it resumed in another (or the two files given one by
+    one) both billed the responses they share: the resumed session's as-run line said
+    its whole bill, and every what-if summed the copies twice. The paths of one tune
+    are now one import: each session's as-run entry is what ``replay --log`` says of it
+    in one folder holding them all (``replay`` takes one ``--log``), billed elsewhere
+    included, whatever order the paths are given in."""
+    files = sorted((LOGS / fixture).rglob("*.jsonl"))
+    both = tmp_path / "both"
+    paths = []
+    for i, f in enumerate(files):
+        # Each file in a folder of its own (a, b), the agent's layout kept under it.
+        home = tmp_path / "ab"[i]
+        at = home / f.relative_to(LOGS / fixture)
+        at.parent.mkdir(parents=True)
+        at.write_bytes(f.read_bytes())
+        (both / "ab"[i] / f.relative_to(LOGS / fixture)).parent.mkdir(parents=True)
+        (both / "ab"[i] / f.relative_to(LOGS / fixture)).write_bytes(f.read_bytes())
+        paths.append(str(at if layout == "files" else home))
+    grid = ("--k", "8000,40000", "--s", "2048", "--fragment", "main_model.model=claude-sonnet-4-5")
+    sessions = _replay_sessions(both)
+    want = [
+        (
+            s["as_run"]["measured_cost"],
+            s["as_run"]["modelled_cost"],
+            s["as_run"]["requests_billed_elsewhere"],
+        )
+        for s in sessions
+    ]
+    assert any(n for _, _, n in want)  # the point: a response is in both paths
+    for order in (paths, paths[::-1]):
+        args = [a for p in order for a in ("--log", p)]
+        summary = json.loads(_tune(*args, *grid).splitlines()[-1])["summary"]
+        got = [
+            (a["measured_cost"], a["modelled_cost"], a["requests_billed_elsewhere"])
+            for a in summary["as_run"]
+        ]
+        assert got == (want if order == paths else want[::-1])
+        mine = summary["choice"]["what_if"]
+        theirs = _replay_sessions(both, "--fragment", summary["choice"]["fragment"])
+        assert Decimal(mine["modelled_cost"]) == sum(
+            Decimal(s["what_if"]["modelled_cost"]) for s in theirs
+        )
+
+
+def test_a_session_another_bills_runs_again_in_the_workers(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Issue 40: a session another of its import bills responses of is run again for its
+    backtest and what-ifs with them left out. The parent ran each of those one after
+    another while the workers waited: a folder of 20 sessions, 10 of them resumed, spent
+    10.9 s of CPU in the parent of 23.6 (``--jobs 2``, docs/tune.md "Speed"). They now
+    run in the workers, the grid kept, with the same results as in one process."""
+    import os  # noqa: PLC0415
+
+    from budgetcore.cli.tune_cmds import runners  # noqa: PLC0415
+    from budgetcore.core.scenario import Scenario  # noqa: PLC0415
+
+    calls = tmp_path / "calls"
+    real = runners.work
+
+    def work(*args: Any) -> Any:
+        task = args[0]
+        again = len(args) > 2 or getattr(task, "grid", None) is not None
+        with calls.open("a", encoding="utf-8") as f:  # a worker's memory is its own
+            f.write(f"{os.getpid()} {int(again)}\n")
+        return real(*args)
+
+    monkeypatch.setattr(runners, "work", work)
+    # Two resumed sessions (one alone would run here: a pool of one saves nothing).
+    files = [
+        f
+        for fixture in ("14-resume-copy", "22-crossfile-bigger-wins")
+        for f in sorted((LOGS / "claude" / fixture).rglob("*.jsonl"))
+    ]
+    tasks = [runners.Task(f.name, files=(str(f),), group=0) for f in files]
+    job = runners.Job(Scenario(), None, (8_000, 40_000), (2_048,), (32_000, 8_192))
+    here = runners.run_tasks(tasks, job)
+    calls.unlink()
+    workers = runners.run_tasks(tasks, job, jobs=2)
+    said = [line.split() for line in calls.read_text(encoding="utf-8").splitlines()]
+    assert workers == here
+    elsewhere = [d.backtest[-1] for d in workers if d.backtest]
+    assert sorted(elsewhere) == [0, 0, 1, 1]
+    assert [again for _, again in said].count("1") == 2  # each resumed session, once
+    assert all(pid != str(os.getpid()) for pid, _ in said)  # none in this process

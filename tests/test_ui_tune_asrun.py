@@ -795,3 +795,55 @@ def test_tune_over_a_folder_bills_each_response_once_as_the_replay_and_the_cli(
         Decimal(w["modelled_cost"]),
         Decimal(w["as_run_modelled_cost"]),
     )
+
+
+@pytest.mark.parametrize("lang", ["en", "zh"])
+@pytest.mark.parametrize("fixture", ["claude/14-resume-copy", "claude/22-crossfile-bigger-wins"])
+def test_tune_says_how_many_requests_another_session_bills(fixture: str, lang: str) -> None:
+    """Issue 40: Tune's as-run line over a folder leaves out the responses another
+    session of the import bills, as the replay panel's rows do, and said nothing of
+    it. It now says how many, in the page's language, beside the line it is left out
+    of: the replay panel's count (each session's ``elsewhere``), which is the CLI's
+    ``requests_billed_elsewhere``; and nothing over a session that shares none."""
+    state = _tuned(fixture, lang)
+    n = sum(k for item in state.replay.logs for _, k in item.elsewhere)
+    assert n > 0
+    assert n == sum(item.as_run.excluded for item in state.replay.logs if item.as_run)
+    choice = render_tune(state).html["tune-choice"]
+    said = re.search(r'data-tune-elsewhere="(\d+)">([^<]*)<', choice)
+    assert said is not None
+    assert int(said.group(1)) == n
+    assert html.unescape(said.group(2)) == count("tune.asrun-elsewhere", n, lang)
+    assert choice.index("data-tune-asrun") < said.start() < choice.index("data-tune-choice=")
+    alone = render_tune(_tuned("claude/12-compact-preserved-2.1", lang)).html["tune-choice"]
+    assert "data-tune-asrun" in alone
+    assert "data-tune-elsewhere" not in alone
+
+
+def test_files_picked_together_are_one_import_as_the_clis_several_log_paths() -> None:
+    """Issue 40: the page's files picked together (the file box, names alone) are one
+    import, each response billed once across them; so are the CLI's several ``--log``
+    paths (they were an import each). Tune's as-run figures over the two files of a
+    resumed session and its parent are the same on both, billed elsewhere included."""
+    files = sorted((LOGS / "claude" / "14-resume-copy").rglob("*.jsonl"))
+    state = _tune_over(tuple((f.name, f.read_bytes()) for f in files), "en")
+    job = state.tune.job
+    assert job is not None
+    page = [
+        (str(b.as_run.measured_cost), str(b.as_run.modelled_cost), b.as_run.excluded)
+        for b in job.inputs.baselines
+    ]
+    args = [a for f in files for a in ("--log", str(f))]
+    args += ["--fragment", "main_model.model=claude-sonnet-4-5", "--format", "jsonl"]
+    out = subprocess.run(
+        [sys.executable, "-m", "budgetcore", "tune", *args],
+        capture_output=True,
+        text=True,
+        check=True,
+        cwd=ROOT,
+    )
+    cli = json.loads(out.stdout.splitlines()[-1])["summary"]["as_run"]
+    assert page == [
+        (a["measured_cost"], a["modelled_cost"], a["requests_billed_elsewhere"]) for a in cli
+    ]
+    assert any(n for _, _, n in page)

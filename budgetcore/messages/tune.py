@@ -536,6 +536,23 @@ MESSAGES: dict[str, tuple[str, str]] = {
         "The points below are what-ifs on this baseline ({n} sessions, every series).",
         "下面的点都是基于此基准的假设({n} 个会话,含所有序列)。",
     ),
+    # A response another session of the import bills (replay's requests_billed_elsewhere,
+    # a resumed session's copies): said beside the as-run line it is left out of, by the
+    # CLI's table (each session's line) and the page's Tune (the sum's).
+    "tune.asrun-elsewhere.one": (
+        "{n} request is billed in another session of the import (a resumed session writes "
+        "the earlier one's responses again): it is left out of this as-run cost and of every "
+        "what-if.",
+        "{n} 个请求在导入的另一个会话中计费(恢复的会话会再次写入之前会话的响应):"
+        "此按实际运行花费与每个假设都不含它。",
+    ),
+    "tune.asrun-elsewhere.other": (
+        "{n} requests are billed in another session of the import (a resumed session writes "
+        "the earlier one's responses again): they are left out of this as-run cost and of "
+        "every what-if.",
+        "{n} 个请求在导入的另一个会话中计费(恢复的会话会再次写入之前会话的响应):"
+        "此按实际运行花费与每个假设都不含它们。",
+    ),
     "tune.sessions-named": ("{names}: ", "{names}:"),
     "tune.backtest-off": (
         "This backtest is not within 5 % of the bill ({ratio}): every point's what-if, the "

@@ -101,10 +101,11 @@ class TuneResult:
     failed: tuple[SessionResult, ...]
     # Each log session's backtest (docs/spec.md §17): (name, measured cost, modelled
     # cost, their ratio, within 5 %, why no baseline or "", the malformed lines that may
-    # have carried a bill: the measured cost may be incomplete), money as exact decimal
-    # text; the CLI fills it.
+    # have carried a bill: the measured cost may be incomplete, the requests another
+    # session of the import bills: replay's requests_billed_elsewhere), money as exact
+    # decimal text; the CLI fills it.
     backtests: tuple[
-        tuple[str, str | None, str | None, str | None, bool | None, str, int], ...
+        tuple[str, str | None, str | None, str | None, bool | None, str, int, int], ...
     ] = ()
     # The chosen point as exact what-ifs on the log sessions' as-run baselines, summed
     # (the CLI fills it from each point's what-if, made in the grid's pass).

@@ -214,19 +214,25 @@ def _tasks(
     for i, text in enumerate(args.generate or (), start=1):
         with _which(f"--generate {i}"):
             tasks.append(Task(f"generated {i}", _generated(text)))
-    # Each --log folder or database is one import (Task.group): a response two of its
-    # sessions hold is billed once, as `replay --log` bills it.
-    for group, path in enumerate(args.log or ()):
+    # Every --log path (a file, a folder, a database) is of one import (Task.group): a
+    # response two of their sessions hold is billed once across them all, as `replay
+    # --log FOLDER` bills it in one folder holding them. Each path was an import of its
+    # own, so a resumed session and the one it resumed, given as two paths, both billed
+    # the responses they share (issue 40).
+    group = 0
+    for path in args.log or ():
         if not os.path.isdir(path):
             from budgetcore.cli.replay_cmds import read_once, with_subagents  # noqa: PLC0415
 
             if read is not None and read_once(path):
-                tasks.append(Task(path, files=(path,), fmt=fmt, series=args.series, log=read))
+                tasks.append(
+                    Task(path, files=(path,), fmt=fmt, series=args.series, log=read, group=group)
+                )
                 continue
             if path != "-" and _database_tasks(path, path, fmt, args.series, tasks, group=group):
                 continue
             files = tuple(with_subagents(path))
-            tasks.append(Task(path, files=files, fmt=fmt, series=args.series))
+            tasks.append(Task(path, files=files, fmt=fmt, series=args.series, group=group))
             continue
         from budgetcore.cli.replay_cmds import (  # noqa: PLC0415 - the folder walk
             _shown,

@@ -216,8 +216,13 @@ def summary_dict(result: TuneResult) -> dict[str, Any]:
                 "baseline_caveat": caveat or None,
                 # Only where the log has such lines (MeasuredUsage.unread), as replay's.
                 **({"unread_billing_lines": unread} if unread else {}),
+                # Left out of both costs: another session of the import bills them
+                # (replay's as_run.requests_billed_elsewhere, always there as in replay).
+                "requests_billed_elsewhere": elsewhere,
             }
-            for name, measured, modelled, ratio, trusted, caveat, unread in result.backtests
+            for name, measured, modelled, ratio, trusted, caveat, unread, elsewhere in (
+                result.backtests
+            )
         ],
     }
 

@@ -41,13 +41,16 @@ class Task:
     fmt: str | None = None
     series: str | None = None
     log: Any = None
-    # The import it belongs to (the --log folder or database of several sessions: each
-    # response billed once across it, as `replay --log FOLDER` bills it); None for a
-    # file read alone, which bills every request it holds.
+    # The import it belongs to (every --log path of the tune, files, folders and
+    # databases alike: each response billed once across it, as `replay --log FOLDER`
+    # bills it); None for turns, which bill no logged response.
     group: int | None = None
     # (file, line) of the requests another session of its import bills (see
     # :func:`billed_once`): its backtest and what-ifs leave them out.
     exclude: frozenset[tuple[int, int]] = frozenset()
+    # Its grid as replayed already (:func:`billed_once` runs a session again for its
+    # backtest and what-ifs alone: what another session bills stays turns of it).
+    grid: SessionResult | None = None
 
 
 @dataclass(frozen=True, slots=True)
@@ -95,15 +98,16 @@ class Done:
 
 #: A log session's backtest as plain values (sent back from a worker): its name, the
 #: measured and modelled cost, their ratio (exact decimal text), whether within 5 % and
-#: why it is no baseline whatever its error ("" when nothing says so: AsRun.caveat).
-Backtest = tuple[str, "str | None", "str | None", "str | None", "bool | None", str, int]
+#: why it is no baseline whatever its error ("" when nothing says so: AsRun.caveat), its
+#: malformed lines that may have carried a bill, and its requests another session of the
+#: import bills (AsRun.excluded: replay's ``requests_billed_elsewhere``).
+Backtest = tuple[str, "str | None", "str | None", "str | None", "bool | None", str, int, int]
 
 
-def work(task: Task, job: Job, grid: SessionResult | None = None) -> Done:
-    """Read (if a log) and replay one session at every point of the grid. Any problem
-    reading or replaying it is the session's, reported with its name. ``grid``: the
-    session's grid as replayed already (:func:`billed_once` runs a session again for
-    its backtest and what-ifs alone: what another session bills stays turns of it)."""
+def work(task: Task, job: Job) -> Done:
+    """Read (if a log) and replay one session at every point of the grid (or keep
+    ``task.grid``). Any problem reading or replaying it is the session's, reported with
+    its name."""
     from budgetcore.replay.prepared import prepare  # noqa: PLC0415
     from budgetcore.tune.result import session_result  # noqa: PLC0415
 
@@ -176,6 +180,7 @@ def work(task: Task, job: Job, grid: SessionResult | None = None) -> Done:
                     run.trusted,
                     run.caveat,
                     run.unread,
+                    run.excluded,
                 )
                 turns, options = log_replay_inputs(log, run, turns, options)
                 if options is not None:
@@ -184,8 +189,8 @@ def work(task: Task, job: Job, grid: SessionResult | None = None) -> Done:
                 from budgetcore.tune.whatif import Baseline  # noqa: PLC0415
 
                 base = Baseline(log, run, options, task.exclude)
-        if grid is not None and grid.grid is not None:
-            result = grid
+        if task.grid is not None and task.grid.grid is not None:
+            result = task.grid
         else:
             session = prepare(job.scenario, turns, options, task.name)
             result = session_result(session, job.ks, job.ss, job.own, job.engine)
@@ -224,7 +229,16 @@ def run_tasks(
     cluster of ``jobs`` worker processes), each response billed once across its
     import (:func:`billed_once`). ``points(n)`` hears grid points as they are done:
     one by one here, a session's worth at a time from workers."""
-    done = billed_once(tasks, _run(tasks, job, jobs, dask, points), job)
+    done = _run(tasks, job, jobs, dask, points)
+    again = billed_once(tasks, done, dask is None)
+    if again:
+        # Each session another bills responses of runs again where the first ran (in the
+        # workers), its grid kept: its backtest and every what-if, about one grid's work
+        # more each (docs/tune.md, "Speed"), where the parent ran them one by one.
+        done = list(done)
+        redone = _run([t for _, t in again], job, jobs, dask, None)
+        for (i, _), d in zip(again, redone, strict=True):
+            done[i] = d
     return store_folded(tasks, done, job)
 
 
@@ -309,23 +323,25 @@ def store_folded(tasks: Sequence[Task], done: list[Done], job: Job) -> list[Done
     return [d for i, d in enumerate(done) if i not in dropped]
 
 
-def billed_once(tasks: Sequence[Task], done: list[Done], job: Job) -> list[Done]:
-    """``done`` with each response billed by one session of its import, as ``replay
-    --log FOLDER`` bills it (``replay.logs.usage.billed_elsewhere``, the rule
+def billed_once(tasks: Sequence[Task], done: list[Done], here: bool) -> list[tuple[int, Task]]:
+    """What makes each response of ``done`` billed by one session of its import, as
+    ``replay --log FOLDER`` bills it (``replay.logs.usage.billed_elsewhere``, the rule
     ``replay.logs.session.billed_once`` applies): a resumed Claude Code session holds
     the earlier one's responses again, and its backtest and what-ifs leave them out
     (docs/tune.md, "Folders"). The tasks ran with no exclusion: the sessions that share
-    a response with another are read again here and, where another bills some of
-    theirs, their backtest and what-ifs made again with it (their grid is kept: the
-    copies stay turns of the replay). Most folders share none, and cost nothing more
-    than their ids."""
+    a response with another are read again here, and each another bills some of is
+    given back (its index, and its task again with that exclusion and its grid: the
+    copies stay turns of the replay, so its grid is the same), to make its backtest
+    and what-ifs again. ``here``: the tasks run in this process or forked from it, so
+    the task carries the log read here (a Dask worker reads it itself). Most folders
+    share none, and cost nothing more than their ids."""
     from collections import Counter  # noqa: PLC0415
 
     groups: dict[int, list[int]] = {}
     for i, task in enumerate(tasks):
         if task.group is not None and done[i].ids:
             groups.setdefault(task.group, []).append(i)
-    out = list(done)
+    out: list[tuple[int, Task]] = []
     for members in groups.values():
         counts = Counter(pair for i in members for pair in done[i].ids)
         twice = {pair for pair, n in counts.items() if n > 1}
@@ -344,8 +360,13 @@ def billed_once(tasks: Sequence[Task], done: list[Done], job: Job) -> list[Done]
         ]
         for i, log, elsewhere in zip(shared, logs, billed_elsewhere(logs), strict=True):
             if elsewhere is not None:
-                again = dataclasses.replace(tasks[i], log=log, exclude=elsewhere.requests)
-                out[i] = work(again, job, done[i].result)
+                again = dataclasses.replace(
+                    tasks[i],
+                    log=log if here else tasks[i].log,
+                    exclude=elsewhere.requests,
+                    grid=done[i].result,
+                )
+                out.append((i, again))
     return out
 
 

@@ -19,7 +19,7 @@ def _as_run_lines(result: TuneResult) -> list[str]:
     from budgetcore.units import money_text  # noqa: PLC0415
 
     out = []
-    for name, measured, modelled, ratio, trusted, caveat, unread in result.backtests:
+    for name, measured, modelled, ratio, trusted, caveat, unread, elsewhere in result.backtests:
         m = None if measured is None else Decimal(measured)
         p = None if modelled is None else Decimal(modelled)
         r = None if ratio is None else Decimal(ratio)
@@ -42,6 +42,10 @@ def _as_run_lines(result: TuneResult) -> list[str]:
             f"As run: {name}: measured {money_text(m)}, modelled {money_text(p)}"
             f"{ratio_after(r)}{warn}"
         )
+        if elsewhere:  # under its line, the page's sentence (one home: the catalogue)
+            from budgetcore.messages import count  # noqa: PLC0415
+
+            out.append(f"  {count('tune.asrun-elsewhere', elsewhere, 'en')}")
     return out
 
 

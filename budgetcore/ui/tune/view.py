@@ -180,6 +180,12 @@ def backtest_html(job: TuneJob, lang: str) -> Markup:
         ),
     )
     notes: list[Markup] = [line]
+    elsewhere = sum(run.excluded for run in runs)
+    if elsewhere:
+        # Each response billed once across the import, as the replay panel's rows:
+        # the CLI's table says the same under each session's line.
+        said = count("tune.asrun-elsewhere", elsewhere, lang)
+        notes.append(el("p", {"class": "note-small", "data-tune-elsewhere": elsewhere}, said))
     several = len(runs) > 1
     caveats = [(name, run) for name, run in named if run.caveat]
     off = [(name, run) for name, run in named if run.trusted is not True and not run.caveat]
