@@ -509,6 +509,18 @@ MESSAGES: dict[str, tuple[str, str]] = {
         "没有一行是它的记录(session_meta、turn_context、event_msg、response_item、compacted)",
     ),
     "replay.log.missing.gemini-cli": ("has no messages list", "没有 messages 列表"),
+    "replay.log.missing.gemini-cli-type": (
+        "its messages have no type (user, gemini, info, error or warning), where Gemini "
+        "CLI says which message is a response, with its tokens",
+        "它的消息没有 type(user、gemini、info、error 或 warning),"
+        "而 Gemini CLI 以此标明哪条消息是回复及其 token 数",
+    ),
+    "replay.log.missing.cline": (
+        "its messages have no type (say or ask), which Cline, Roo Code and Kilo Code "
+        "write on each beside its say or ask",
+        "它的消息没有 type(say 或 ask),而 Cline、Roo Code 与 Kilo Code "
+        "在每条消息的 say 或 ask 旁都会写入它",
+    ),
     "replay.log.missing.kimi-cli": (
         "is its context (context.jsonl): the usage is in the wire.jsonl beside it",
         "这是它的上下文(context.jsonl):用量在旁边的 wire.jsonl 中",

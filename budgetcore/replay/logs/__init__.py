@@ -299,7 +299,7 @@ def _unknown(head: Replayed | Document | Database, name: str = "") -> ScenarioEr
                         "log",
                         "log-looks-like",
                         agent=looks.name,
-                        missing=looks.missing,
+                        missing=looks.lacks(value),
                     )
                 ],
                 looks.key,
@@ -475,7 +475,8 @@ def _unknown_document(doc: Document, name: str = "") -> tuple[list[Problem], str
     looks = [a for a in AGENTS if a.looks_like is not None and a.looks_like(doc.value)]
     if looks:
         a = looks[0]
-        return [Problem.coded("log", "log-looks-like", agent=a.name, missing=a.missing)], a.key
+        missing = a.lacks(doc.value)
+        return [Problem.coded("log", "log-looks-like", agent=a.name, missing=missing)], a.key
     as_named, key = _named_unread(name)
     if as_named is not None:
         return [as_named], key
@@ -570,7 +571,9 @@ def no_requests(log: ParsedLog) -> ScenarioError:
         )
         # The kinds as data beside the English, for the page's language (log_words.said_in).
         lacks = [dataclasses.replace(elsewhere, counts=tuple(copies.items()))]
-    named = [first, *lacks, *log.skipped[:_NAMED_LINES]]
+    # A malformed line says what is wrong with it (a key missing, a count that is none):
+    # said before where the agent writes its counts, so a one-line message keeps it.
+    named = [first, *log.skipped[:_NAMED_LINES], *lacks]
     # What the file is instead, where its kinds tell it: said first (it explains the rest).
     instead = found.no_request_of(kinds) if found and found.no_request_of else ""
     if instead:

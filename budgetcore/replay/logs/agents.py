@@ -90,6 +90,8 @@ class Agent:
     # (replay.log.missing.<key>), so the page says it in its language.
     looks_like: Callable[[object], bool] | None = None
     missing: str = ""
+    # Where what it lacks depends on the document: the key said, in place of ``missing``.
+    missing_of: Callable[[object], str] | None = None
     # A database file (SQLite, open): whether it is this agent's (its tables, and where
     # a table's name says too little, its columns and rows), and its sessions.
     claims_database: Callable[[Database], bool] | None = None
@@ -122,6 +124,10 @@ class Agent:
     # takes them, or as any other JSON Lines file is read: what a folder without a
     # session is told it lacked (:func:`folder_layouts`).
     files: tuple[str, ...] = ()
+
+    def lacks(self, doc: object) -> str:
+        """What a document that looks like this agent's lacks: a catalogue key."""
+        return self.missing_of(doc) if self.missing_of is not None else self.missing
 
 
 def _read_claude(files: Sequence[tuple[str, LineSource]]) -> Steps[ParsedLog]:
@@ -269,6 +275,7 @@ AGENTS: tuple[Agent, ...] = (
             and ("startTime" in d or "start_time" in d or "lastUpdated" in d)
         ),
         missing="replay.log.missing.gemini-cli",
+        missing_of=_of("gemini", "missing_of"),
         plan=layouts.plan_gemini,
         no_request="log-no-requests-gemini",
         no_bill=_GEMINI_NO_BILL,
@@ -348,6 +355,9 @@ AGENTS: tuple[Agent, ...] = (
         None,
         at_once(_of("cline", "read_cline")),
         claims_document=_of("cline", "claims_document"),
+        # ui_messages items with a say or ask but no type (round 10g, a Roo Code task).
+        looks_like=_of("cline", "looks_like"),
+        missing="replay.log.missing.cline",
         plan=layouts.plan_cline,
         files=("sessions/<id>/<id>.messages.json", "tasks/<task>/ui_messages.json"),
     ),

@@ -59,6 +59,7 @@ __all__ = [
     "HISTORY_UNNEEDED",
     "TOTALS_WHY",
     "claims_document",
+    "looks_like",
     "read_cline",
 ]
 
@@ -95,6 +96,19 @@ def claims_document(doc: object) -> bool:
         isinstance(doc, list)
         and bool(doc)
         and all(isinstance(m, dict) and m.get("type") in ("say", "ask") for m in doc[:5])
+    )
+
+
+def looks_like(doc: object) -> bool:
+    """A ui_messages array whose first items each have a ``ts`` and a ``say`` or ``ask``,
+    some of them no ``type`` (a Roo Code task's without ``"type": "say"``, held out in
+    round 10g): Cline's ``ClineMessage`` (and Roo Code's, Kilo Code's) always has one
+    (cline/cline ``src/shared/ExtensionMessage.ts``), so it is refused naming the key."""
+    head = doc[:5] if isinstance(doc, list) else ()
+    return (
+        bool(head)
+        and all(isinstance(m, dict) and "ts" in m and ("say" in m or "ask" in m) for m in head)
+        and any("type" not in m for m in head)
     )
 
 
@@ -341,6 +355,10 @@ def _v3(tally: Tally, messages: list[Any], used: list[tuple[int | None, str]]) -
         tally.record()
         if not isinstance(m, dict):
             tally.malformed(number, _NOT_OBJECT)
+            continue
+        if "type" not in m and ("say" in m or "ask" in m):
+            # Which of say and ask it is (and so whether it is a request) is unsaid.
+            tally.malformed(number, Problem.coded(f"[{number - 2}].type", "log-cline-no-type"))
             continue
         kind = m.get("say") if m.get("type") == "say" else m.get("ask")
         label = f"{m.get('type')}/{kind}" if isinstance(kind, str) else "message"

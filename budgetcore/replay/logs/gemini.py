@@ -35,7 +35,15 @@ from budgetcore.replay.logs.tally import (
     registry_name,
 )
 
-__all__ = ["LINE", "TOKENS", "claims", "claims_document", "read_gemini", "stream_output"]
+__all__ = [
+    "LINE",
+    "TOKENS",
+    "claims",
+    "claims_document",
+    "missing_of",
+    "read_gemini",
+    "stream_output",
+]
 
 _COUNTED = ("input", "output", "cached", "thoughts", "tool", "total")
 _ROOT = "\x00start"  # the conversation before its first message (a rewind may go back to it)
@@ -91,6 +99,19 @@ def claims_document(doc: object) -> bool:
     )
 
 
+def missing_of(doc: object) -> str:
+    """What a document that looks like a chat (its metadata) but that no line claims
+    lacks: a messages list, or, where it has one, the ``type`` its messages lack
+    (gemini-cli's MessageRecord always has one; a message without is no response we
+    can tell)."""
+    messages = doc.get("messages") if isinstance(doc, dict) else None
+    if isinstance(messages, list) and any(
+        isinstance(m, dict) and "type" not in m for m in messages
+    ):
+        return "replay.log.missing.gemini-cli-type"
+    return "replay.log.missing.gemini-cli"
+
+
 #: ccusage ``adapter/gemini/parser.rs`` PROVIDER_PREFIXES, its candidates in order.
 _PREFIXES = ("google", "gemini", "vertex_ai", "openrouter/google")
 
@@ -115,6 +136,8 @@ class _Reader:
         # id -> (tokens, model, time) of its latest copy with tokens
         self.found: dict[str, tuple[Any, str | None, int | None]] = {}
         self.anonymous = 0
+        # Reading a ``.json`` document's messages (their place said as messages[i]).
+        self.in_document = False
 
     def batch(
         self, numbers: Sequence[int], records: Sequence[Any], times: Sequence[int | None]
@@ -153,7 +176,16 @@ class _Reader:
                 continue
             kind = rec.type
             if kind is None:
-                t.entry("metadata" if rec.sessionId is not ABSENT else "(no type)")
+                if rec.sessionId is not ABSENT:
+                    t.entry("metadata")
+                elif rec.id is not None:
+                    # A message record by gemini-cli's own test (a string id), without
+                    # the type that says what it is: whether it is a response, and
+                    # so its tokens, unknown (said naming the key, not as a kind).
+                    at = f"messages[{number - 2}].type" if self.in_document else "type"
+                    t.malformed(number, Problem.coded(at, "log-gemini-no-type"))
+                else:
+                    t.entry("(no type)")
                 continue
             tokens = rec.tokens if kind == "gemini" else None
             if tokens is not None and tokens.__class__ is Problem:
@@ -273,6 +305,7 @@ def _document(tally: Tally, reader: _Reader, stream: LineSource, what: str) -> N
     named = doc.get("model")
     if isinstance(named, str) and named.strip():
         reader.model = named.strip()
+    reader.in_document = True
     numbers: list[int] = []
     records: list[Any] = []
     for i, message in enumerate(doc["messages"], start=2):
@@ -286,3 +319,4 @@ def _document(tally: Tally, reader: _Reader, stream: LineSource, what: str) -> N
         numbers, records = [], []
         tally.malformed(i, Problem.coded("", "log-line-not-object"))
     reader.batch(numbers, records, [millis(r.timestamp) for r in records])
+    reader.in_document = False

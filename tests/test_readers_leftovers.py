@@ -1,0 +1,121 @@
+"""Issue 40's readers' leftovers of the seventh and eighth held-out rounds (left40c),
+each in the agent's real shape with placeholder numbers (docs/replay.md, "Other
+agents")."""
+
+from __future__ import annotations
+
+import json
+from typing import Any
+
+import pytest
+
+from budgetcore.errors import Problem, ScenarioError
+from budgetcore.messages import t
+from budgetcore.replay.logs import read_session
+
+_META = {"sessionId": "s-1", "startTime": "2026-01-01T00:00:00Z"}
+_TOKENS = {"input": 100, "output": 10, "cached": 0, "thoughts": 0, "tool": 0, "total": 110}
+
+
+def _refusal(files: list[tuple[str, str]]) -> tuple[Problem, ...]:
+    with pytest.raises(ScenarioError) as caught:
+        read_session(files)
+    return caught.value.problems
+
+
+def _gemini_messages(typed: bool) -> list[dict[str, Any]]:
+    user = {"id": "m1", "timestamp": "2026-01-01T00:00:01Z", "content": "x"}
+    reply = {
+        "id": "m2",
+        "timestamp": "2026-01-01T00:00:02Z",
+        "content": "x",
+        "tokens": _TOKENS,
+        "model": "gemini-2.5-pro",
+    }
+    if typed:
+        user["type"], reply["type"] = "user", "gemini"
+    return [user, reply]
+
+
+def test_a_gemini_json_whose_messages_lack_type_names_the_key() -> None:
+    """A Gemini CLI ``.json`` chat (its metadata, projectHash) whose messages have no
+    ``type`` (round 10g; gemini-cli's MessageRecord always has one) was refused as "no
+    usable request ... not requests: (no type) 2": now each message is a malformed
+    record naming ``messages[i].type``, said before where Gemini CLI writes its counts,
+    so the one-line message keeps it."""
+    doc = {**_META, "projectHash": "h", "messages": _gemini_messages(typed=False)}
+    problems = _refusal([("chats/session-x.json", json.dumps(doc))])
+    assert problems[0].code == "log-no-requests"
+    named = [p for p in problems if p.code == "log-gemini-no-type"]
+    assert [dict(p.params)["key"] for p in named] == ["messages[0].type", "messages[1].type"]
+    assert problems[1] is named[0]
+    text = str(ScenarioError(list(problems)))
+    assert "line 2: messages[0].type is missing: Gemini CLI writes each message's type" in text
+    assert "无法得知这条消息是否为回复" in t("core.log-gemini-no-type", "zh", where="x")
+
+
+def test_a_gemini_jsonl_message_without_type_names_the_key() -> None:
+    lines = [
+        json.dumps({**_META, "projectHash": "h"}),
+        *(json.dumps(m) for m in _gemini_messages(typed=False)),
+    ]
+    problems = _refusal([("chats/session-x.jsonl", "\n".join(lines) + "\n")])
+    named = [p.path for p in problems if p.code == "log-gemini-no-type"]
+    assert named == ["line 2: type", "line 3: type"]
+
+
+def test_the_same_messages_typed_are_billed() -> None:
+    doc = {**_META, "projectHash": "h", "messages": _gemini_messages(typed=True)}
+    log = read_session([("chats/session-x.json", json.dumps(doc))])
+    assert len(log.main.requests) == 1
+
+
+def test_a_gemini_document_without_project_hash_or_types_says_the_type_is_missing() -> None:
+    """Without projectHash nor a ``type: gemini`` message no line claims it; it looked
+    like Gemini CLI's and said "has no messages list", which it has."""
+    doc = {**_META, "messages": _gemini_messages(typed=False)}
+    (problem,) = _refusal([("chats/session-x.json", json.dumps(doc))])
+    assert problem.code == "log-looks-like"
+    assert dict(problem.params)["missing"] == "replay.log.missing.gemini-cli-type"
+    assert "its messages have no type" in str(problem)
+    (bare,) = _refusal([("chats/session-x.json", json.dumps(_META))])
+    assert dict(bare.params)["missing"] == "replay.log.missing.gemini-cli"
+
+
+def _ui_messages(say_typed: bool) -> list[dict[str, Any]]:
+    text = json.dumps({"tokensIn": 12, "tokensOut": 300, "cacheWrites": 80, "cacheReads": 0})
+    items: list[dict[str, Any]] = [
+        {"ts": 1760000000000, "say": "text", "text": "x"},
+        {"ts": 1760000001000, "say": "api_req_started", "text": text},
+        {"ts": 1760000003000, "type": "ask", "ask": "tool", "text": "x"},
+    ]
+    if say_typed:
+        for m in items:
+            m.setdefault("type", "say")
+    return items
+
+
+def test_a_roo_task_whose_messages_lack_type_say_names_the_key() -> None:
+    """A Roo Code task's ui_messages.json whose say messages lack ``"type": "say"``
+    (round 10g) was "named as Cline names its session files ..., but is not in the shape
+    Cline writes them": now it says the messages' ``type`` is missing."""
+    name = "rooveterinaryinc.roo-cline/tasks/t1/ui_messages.json"
+    (problem,) = _refusal([(name, json.dumps(_ui_messages(say_typed=False)))])
+    assert problem.code == "log-looks-like"
+    assert dict(problem.params)["missing"] == "replay.log.missing.cline"
+    assert "its messages have no type (say or ask)" in str(problem)
+    log = read_session([(name, json.dumps(_ui_messages(say_typed=True)))])
+    assert len(log.main.requests) == 1
+
+
+def test_a_cline_message_without_type_after_typed_ones_is_malformed_naming_it() -> None:
+    """Its first messages typed (claimed as Cline's), a later request without ``type``
+    was an entry "message", its tokens dropped unsaid: now a malformed line naming the
+    key, so the task's cost is not taken as whole."""
+    items = [dict(m) for m in _ui_messages(say_typed=True) * 3]
+    del items[7]["type"]
+    log = read_session([("tasks/t1/ui_messages.json", json.dumps(items))])
+    assert len(log.main.requests) == 2
+    (bad,) = log.skipped
+    assert bad.code == "log-cline-no-type"
+    assert bad.path == "line 9: [7].type"
