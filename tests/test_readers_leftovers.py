@@ -12,6 +12,7 @@ import pytest
 from budgetcore.errors import Problem, ScenarioError
 from budgetcore.messages import t
 from budgetcore.replay.logs import read_session
+from tests.helpers import both_decodings
 
 _META = {"sessionId": "s-1", "startTime": "2026-01-01T00:00:00Z"}
 _TOKENS = {"input": 100, "output": 10, "cached": 0, "thoughts": 0, "tool": 0, "total": 110}
@@ -119,3 +120,49 @@ def test_a_cline_message_without_type_after_typed_ones_is_malformed_naming_it() 
     (bad,) = log.skipped
     assert bad.code == "log-cline-no-type"
     assert bad.path == "line 9: [7].type"
+
+
+def _gemini_line(mid: str, kind: str, second: int, **extra: Any) -> dict[str, Any]:
+    return {
+        "id": mid,
+        "timestamp": f"2026-01-01T00:00:{second:02d}Z",
+        "type": kind,
+        "content": "x",
+        **extra,
+    }
+
+
+def test_a_gemini_set_of_messages_bills_each_response_once() -> None:
+    """gemini-cli's ``updateMessagesFromHistory`` writes ``{"$set": {"messages": [...]}}``
+    (the history after a rollback, a compression or a resume): a copy of each message it
+    keeps, tokens and all, and synthetic messages of none. The line was an entry and its
+    messages ignored (as ccusage ignores them), so a response only the ``$set`` holds (its
+    own line lost) was not billed; the copies must not bill twice."""
+    tokens_b = {**_TOKENS, "input": 200, "total": 210}
+    g1 = _gemini_line("g1", "gemini", 2, tokens=_TOKENS, model="gemini-2.5-pro")
+    g0 = _gemini_line("g0", "gemini", 3, tokens=tokens_b, model="gemini-2.5-pro")
+    lines = [
+        {**_META, "projectHash": "h"},
+        _gemini_line("u1", "user", 1),
+        g1,
+        {
+            "$set": {
+                "messages": [
+                    _gemini_line("u1", "user", 1),
+                    g1,
+                    _gemini_line("s1", "user", 3),
+                    g0,
+                    "not a message",
+                ],
+                "lastUpdated": "2026-01-01T00:00:04Z",
+            }
+        },
+        _gemini_line("g2", "gemini", 5, tokens=_TOKENS, model="gemini-2.5-pro"),
+    ]
+    text = "\n".join(json.dumps(line) for line in lines) + "\n"
+    for log in both_decodings(lambda: read_session([("chats/session-x.jsonl", text)])):
+        assert [r.input for r in log.main.requests] == [100, 200, 100]
+        (ledger,) = log.ledger
+        assert ledger.lines == ledger.accounted == 5 + 5
+        assert dict(ledger.duplicates) == {"record written again (same id)": 2}
+        assert dict(ledger.entries)["$set message without id"] == 1

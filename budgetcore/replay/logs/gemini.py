@@ -8,8 +8,10 @@ ccusage ``rust/crates/ccusage/src/adapter/gemini/parser.rs`` @5816e640:
   per message record (``id``, ``timestamp``, ``type`` user / gemini / info / error ...);
   a record is written again in full each time its tool calls or tokens change (the
   last copy holds the final counts: one request, billed once); ``{"$set": {...}}``
-  patches the metadata; ``{"$rewindTo": id}`` drops that message and the ones after it
-  from the conversation (their requests were billed: abandoned, not turns).
+  patches the metadata (a ``messages`` in it: the history rewritten, each message a
+  record of that line, ``_Reader._set_messages``); ``{"$rewindTo": id}`` drops that
+  message and the ones after it from the conversation (their requests were billed:
+  abandoned, not turns).
 - JSON (older): one document ``{"sessionId", ..., "messages": [records]}``.
 - A ``type: gemini`` record's ``tokens``: ``input`` is the prompt with the cached part
   in it (when ``total`` = input + output + thoughts + tool, as Gemini's API counts; else
@@ -173,6 +175,12 @@ class _Reader:
                 continue
             if rec.set is not ABSENT:
                 t.entry("$set")
+                listed = rec.set.get("messages") if rec.set.__class__ is dict else None
+                if listed.__class__ is list and listed:
+                    self.model, self.last = model, last
+                    self._set_messages(number, listed)
+                    model, last, moved = self.model, self.last, True
+                    stamps = t.times.get(series)
                 continue
             kind = rec.type
             if kind is None:
@@ -219,6 +227,28 @@ class _Reader:
         self.model, self.last = model, last
         if moved:
             t.last_node[series] = last
+
+    def _set_messages(self, number: int, listed: list[Any]) -> None:
+        """The messages of a ``{"$set": {"messages": [...]}}`` line, each a record of
+        that line: gemini-cli's ``updateMessagesFromHistory`` writes the conversation's
+        history so after a rollback, a compression or a resume (geminiChat.ts
+        ``setHistory``, ``initialize``), each message it keeps a copy of its record
+        (``...existing``, its tokens too) and each new one a synthetic message without
+        tokens (``newMessage``; chatRecordingService.ts @5411f113). So a message seen
+        before is a copy (folded, as a line written again), and one first seen here is
+        read as a line is: a response only this copy holds is billed, once. gemini-cli
+        skips an item without a string id (``isMessageRecord``); so do we, listed."""
+        t = self.tally
+        numbers: list[int] = []
+        records: list[Any] = []
+        for item in listed:
+            t.record()
+            if item.__class__ is dict and item.get("id").__class__ is str:
+                numbers.append(number)
+                records.append(record_of(item, LINE))
+            else:
+                t.entry("$set message without id")
+        self.batch(numbers, records, [millis(r.timestamp) for r in records])
 
     def finish(self) -> None:
         t = self.tally
