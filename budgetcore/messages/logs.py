@@ -553,11 +553,6 @@ MESSAGES: dict[str, tuple[str, str]] = {
         "Codex CLI's .jsonl.zst is read as it is",
         "按其名称是归档或压缩文件:请先解压,再提供其中的文件;Codex CLI 的 .jsonl.zst 可直接读取",
     ),
-    "replay.not-read.gemini-migrated": (
-        "a Gemini CLI session migrated into the .jsonl of its name beside it, which holds "
-        "every message of it and is read instead",
-        "已迁移到旁边同名 .jsonl 的 Gemini CLI 会话,该文件包含其全部消息,改为读取那个文件",
-    ),
     "replay.not-read.codex-twin": (
         "a compressed copy of the Codex CLI rollout beside it, which is read instead",
         "旁边 Codex CLI 会话记录的压缩副本,改为读取那个文件",

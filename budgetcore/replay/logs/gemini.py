@@ -302,8 +302,16 @@ def read_gemini(files: Sequence[tuple[str, LineSource]], *, what: str = "log") -
     tally = Tally("gemini-cli")
     reader = _Reader(tally)
     tally.last_node["main"] = _ROOT
+    # A companion's name is its path from the main file's folder, or the same path.
+    main = files[0][0].rsplit("/", 1)[-1] if files else ""
     for i, (name, stream) in enumerate(files):
         tally.open(name)
+        if i > 0 and name.rsplit("/", 1)[-1] + "l" == main:
+            # The .json the .jsonl was migrated from (layouts.plan_gemini): the same
+            # conversation, its messages copies of the .jsonl's, folded by id; one the
+            # .jsonl lacks (cut short) is read as the .jsonl's own would be.
+            _document(tally, reader, stream, what)
+            continue
         if i > 0:  # a subagent's recording (chats/<parent id>/<id>.jsonl): its own series
             sub = _Reader(tally, f"subagent:{name.rsplit('/', 1)[-1].split('.')[0]}")
             yield from _lines(tally, sub, stream, what)

@@ -226,9 +226,11 @@ def is_kimi_context(name: str) -> bool:
 def plan_gemini(paths: Sequence[str], present: frozenset[str]) -> Claim:
     """``chats/session-*.json(l)``, with its subagents' ``chats/<its id>/<id>.jsonl``
     (the session's file name carries its id's first 8 characters). A ``.json`` beside
-    the ``.jsonl`` of its name is not read: Gemini CLI resuming a ``.json`` session
-    writes that ``.jsonl`` with every message of it and leaves the ``.json``
-    (chatRecordingService.ts ``initialize``, "Migrate the entire legacy record")."""
+    the ``.jsonl`` of its name is a file of that session, read after it: Gemini CLI
+    resuming a ``.json`` session writes that ``.jsonl`` with every message of it and
+    leaves the ``.json`` (chatRecordingService.ts ``initialize``, "Migrate the entire
+    legacy record"), so its messages are copies the reader folds by id, and one the
+    ``.jsonl`` lacks (a file cut short) is still billed, once (gemini.read_gemini)."""
     by_prefix: dict[tuple[str, str], str] = {}
     sessions: dict[str, list[str]] = {}
     migrated: list[str] = []
@@ -245,6 +247,8 @@ def plan_gemini(paths: Sequence[str], present: frozenset[str]) -> Claim:
             stem = name.removesuffix(".jsonl").removesuffix(".json")
             by_prefix[(chats, stem.rsplit("-", 1)[-1])] = p
             sessions[p] = []
+    for p in migrated:
+        sessions[p + "l"].append(p)
     for p in paths:
         parts = p.split("/")
         top = len(parts) == 2  # <parent id>/<id>.jsonl in the chats folder given
@@ -256,11 +260,7 @@ def plan_gemini(paths: Sequence[str], present: frozenset[str]) -> Claim:
     # user typed, for the input's history, with no usage in them.
     projects = {chats.rpartition("/")[0] for chats, _ in by_prefix if chats.endswith("chats")}
     logs = [p for p in paths if _split(p) in {(d, "logs.json") for d in projects}]
-    return Claim(
-        _grouped(sessions),
-        _why(logs, "replay.not-read.gemini-logs")
-        + _why(migrated, "replay.not-read.gemini-migrated"),
-    )
+    return Claim(_grouped(sessions), _why(logs, "replay.not-read.gemini-logs"))
 
 
 def plan_copilot(paths: Sequence[str], present: frozenset[str]) -> Claim:
