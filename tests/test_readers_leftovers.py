@@ -5,6 +5,8 @@ agents")."""
 from __future__ import annotations
 
 import json
+import shutil
+from pathlib import Path
 from typing import Any
 
 import pytest
@@ -12,7 +14,9 @@ import pytest
 from budgetcore.errors import Problem, ScenarioError
 from budgetcore.messages import t
 from budgetcore.replay.logs import read_session
-from tests.helpers import both_decodings
+from tests.helpers import both_decodings, run_cli
+
+LOGS = Path(__file__).resolve().parent / "fixtures" / "logs"
 
 _META = {"sessionId": "s-1", "startTime": "2026-01-01T00:00:00Z"}
 _TOKENS = {"input": 100, "output": 10, "cached": 0, "thoughts": 0, "tool": 0, "total": 110}
@@ -166,3 +170,35 @@ def test_a_gemini_set_of_messages_bills_each_response_once() -> None:
         assert ledger.lines == ledger.accounted == 5 + 5
         assert dict(ledger.duplicates) == {"record written again (same id)": 2}
         assert dict(ledger.entries)["$set message without id"] == 1
+
+
+_QWEN_JOURNAL = (
+    '{"type":"source","version":1,"sourceRef":{"id":"x","revision":1}}\n'
+    '{"type":"started","key":"v2:aa","agentId":"agent-1"}\n'
+    '{"type":"result","key":"v2:aa","agentId":"agent-1","result":{"kind":"text","text":"x"}}\n'
+    '{"type":"failed","key":"v2:bb","agentId":"agent-2"}\n'
+)
+
+
+def test_a_qwen_workflow_journal_is_listed_as_what_it_is_leaving_the_total_known(
+    tmp_path: Path,
+) -> None:
+    """Qwen Code writes ``<project dir>/workflows/<run id>/journal.jsonl`` (qwen-code
+    ``agents/runtime/workflow-journal.ts``: started / result / failed / source lines, no
+    usage). It was a session that failed as "a Claude Code workflow's journal", making
+    the folder's total unknown and adding a Claude Code row; now it is listed as not read,
+    said as Qwen Code's, and the Qwen Code total stays the session's."""
+    home = tmp_path / "qwen"
+    shutil.copytree(LOGS / "qwen" / "plain", home)
+    run = home / "projects" / "-home-user-proj" / "workflows" / "run-1"
+    run.mkdir(parents=True)
+    (run / "journal.jsonl").write_text(_QWEN_JOURNAL)
+    out = run_cli(["replay", "--log", str(home), "--usage"])
+    assert out.code == 0, out.err
+    total = json.loads(out.out.splitlines()[-1])["total"]
+    assert total["sessions"] == 1
+    assert total["measured"]["cost"] is not None
+    assert [a["agent"] for a in total["agents"]] == ["qwen-code"]
+    assert "Qwen Code's journal of a workflow run" in out.err
+    (problem,) = _refusal([("projects/p/workflows/run-1/journal.jsonl", _QWEN_JOURNAL)])
+    assert "Qwen Code's journal of a workflow run" in str(problem)

@@ -623,6 +623,11 @@ MESSAGES: dict[str, tuple[str, str]] = {
         "Gemini CLI's record of the prompts typed in a project, which holds no usage",
         "Gemini CLI 记录项目中所输入提示的文件,其中没有用量",
     ),
+    "replay.not-read.qwen-workflow-journal": (
+        "Qwen Code's journal of a workflow run (the agents it dispatched and their "
+        "results, for resuming it), which holds no usage",
+        "Qwen Code 工作流运行的日志(它派出的代理及其结果,用于恢复运行),其中没有用量",
+    ),
     "replay.not-read.claude-journal": (
         "a Claude Code workflow's journal, which holds no request",
         "Claude Code 工作流的日志,其中没有请求",

@@ -366,12 +366,17 @@ def _side_file(name: str) -> LogUnread | None:
     said nothing (the thirteenth walk: Gemini CLI's logs.json, Cline's history, Claude
     Code's subagent .meta.json and workflow journal picked alone). Only by its name, and
     only once no agent claimed it: never in the way of a file that is read."""
-    from budgetcore.replay.logs.layouts import is_kimi_context  # noqa: PLC0415 - rarely
+    from budgetcore.replay.logs.layouts import (  # noqa: PLC0415 - rarely
+        is_kimi_context,
+        qwen_workflow_journal,
+    )
 
     file = name.rsplit("/", 1)[-1]
     if is_kimi_context(file):
         file = "context.jsonl"  # its numbered ones too
-    if file.startswith("agent-") and file.endswith(".meta.json"):
+    if qwen_workflow_journal(name.replace("\\", "/")):
+        why, key = "replay.not-read.qwen-workflow-journal", "qwen-code"
+    elif file.startswith("agent-") and file.endswith(".meta.json"):
         why, key = "replay.not-read.claude-meta", "claude-code"
     elif file in _SIDE_FILES:
         why, key = _SIDE_FILES[file]

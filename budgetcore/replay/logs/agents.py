@@ -286,6 +286,7 @@ AGENTS: tuple[Agent, ...] = (
         "Qwen Code",
         _of("qwen", "claims"),
         _of("qwen", "read_qwen"),
+        plan=layouts.plan_qwen,
         no_bill=_QWEN_NO_BILL,
         files=("<project>/chats/<session>.jsonl",),
     ),

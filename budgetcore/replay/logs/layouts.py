@@ -6,6 +6,7 @@ order. Pure: paths in (``/``-separated, inside the folder), sessions out.
 
 from __future__ import annotations
 
+import re
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 
@@ -33,6 +34,8 @@ __all__ = [
     "plan_goose",
     "plan_kimi",
     "plan_opencode",
+    "plan_qwen",
+    "qwen_workflow_journal",
     "subagent_owner",
 ]
 
@@ -261,6 +264,31 @@ def plan_gemini(paths: Sequence[str], present: frozenset[str]) -> Claim:
     projects = {chats.rpartition("/")[0] for chats, _ in by_prefix if chats.endswith("chats")}
     logs = [p for p in paths if _split(p) in {(d, "logs.json") for d in projects}]
     return Claim(_grouped(sessions), _why(logs, "replay.not-read.gemini-logs"))
+
+
+#: Qwen Code's workflow journal, ``<project dir>/workflows/<run id>/journal.jsonl``: a
+#: ``started``, ``result`` or ``failed`` line per ``agent()`` a workflow run dispatched
+#: (its key, agent id and result), and its ``source``, for resuming the run; no usage
+#: (QwenLM/qwen-code ``packages/core/src/agents/runtime/workflow-journal.ts`` @169c4fb6).
+_QWEN_JOURNAL = re.compile(r"(?:^|/)workflows/[^/]+/journal\.jsonl\Z")
+
+
+def qwen_workflow_journal(path: str) -> bool:
+    """Whether a path (from a folder's boundary) is where Qwen Code keeps a workflow
+    run's journal (a Claude Code workflow's journal is under its session's
+    ``subagents/``: plan_claude)."""
+    return _QWEN_JOURNAL.search(path) is not None and "subagents" not in path.split("/")
+
+
+def plan_qwen(paths: Sequence[str], present: frozenset[str]) -> Claim:
+    """Qwen Code's sessions are JSON Lines files of their own (read as any other); its
+    workflow journals are not read, each said as what it is. A journal was read as a
+    session (a Claude Code workflow's journal, by its name), leaving Qwen Code's or
+    Claude Code's total unknown (the seventh held-out round)."""
+    return Claim((), _why([p for p in paths if qwen_workflow_journal(p)], _QWEN_JOURNAL_WHY))
+
+
+_QWEN_JOURNAL_WHY = "replay.not-read.qwen-workflow-journal"
 
 
 def plan_copilot(paths: Sequence[str], present: frozenset[str]) -> Claim:
