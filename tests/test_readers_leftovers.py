@@ -202,3 +202,59 @@ def test_a_qwen_workflow_journal_is_listed_as_what_it_is_leaving_the_total_known
     assert "Qwen Code's journal of a workflow run" in out.err
     (problem,) = _refusal([("projects/p/workflows/run-1/journal.jsonl", _QWEN_JOURNAL)])
     assert "Qwen Code's journal of a workflow run" in str(problem)
+
+
+@pytest.mark.parametrize(
+    ("fixture", "home", "side", "why"),
+    [
+        (
+            "droid/totals",
+            "",
+            ["logs/droid-log-single.log", "history.json", "mcp.json", "droids/x.md", "AGENTS.md"],
+            "Droid's home",
+        ),
+        (
+            "pi/basic",
+            "",
+            ["settings.json", "auth.json", "models.json", "prompts/x.md", "themes/x.json"],
+            "pi's home",
+        ),
+        (
+            "opencode/db",
+            "opencode",
+            ["auth.json", "log/x.log", "snapshot/x/HEAD", "storage/todo/x.json"],
+            "OpenCode's (or Kilo CLI's) data folder",
+        ),
+        (
+            "opencode/legacy",
+            "opencode",
+            ["auth.json", "tool-output/x.txt", "storage/project/x.json"],
+            "OpenCode's (or Kilo CLI's) data folder",
+        ),
+        (
+            "cline/v3",
+            "",
+            ["settings/x.json", "cache/x.json", "state/taskHistory.json", "checkpoints/x/HEAD"],
+            "Cline's (or Roo Code's, Kilo Code's) VS Code storage",
+        ),
+    ],
+)
+def test_an_agents_own_home_files_are_said_as_that_agents(
+    tmp_path: Path, fixture: str, home: str, side: list[str], why: str
+) -> None:
+    """The files an agent keeps in its home beside its sessions (the eighth held-out
+    round's whole homes) were each "no agent we read writes such a file as a session":
+    true, but not what they are. Now each is said as that agent's home file, and the
+    total stays the sessions' (equal to the folder without them)."""
+    folder = tmp_path / "home"
+    shutil.copytree(LOGS / fixture, folder)
+    bare = run_cli(["replay", "--log", str(folder), "--usage"])
+    for rel in side:
+        path = folder / home / rel
+        path.parent.mkdir(parents=True, exist_ok=True)
+        path.write_text("{}\n")
+    out = run_cli(["replay", "--log", str(folder), "--usage"])
+    assert out.code == bare.code == 0, out.err
+    assert out.out.splitlines()[-1] == bare.out.splitlines()[-1]
+    assert "no agent we read writes" not in out.err
+    assert f"({why}" in out.err or f"file of {why}" in out.err

@@ -623,6 +623,30 @@ MESSAGES: dict[str, tuple[str, str]] = {
         "Gemini CLI's record of the prompts typed in a project, which holds no usage",
         "Gemini CLI 记录项目中所输入提示的文件,其中没有用量",
     ),
+    "replay.not-read.droid-home": (
+        "a file of Droid's home (~/.factory: its logs, prompt history, MCP servers, custom "
+        "droids and commands), which holds no session's usage",
+        "Droid 主目录(~/.factory:日志、提示历史、MCP 服务器、自定义 droid 与命令)中的文件,"
+        "其中没有会话的用量",
+    ),
+    "replay.not-read.pi-home": (
+        "a file of pi's home (~/.pi/agent: settings, auth, models, prompts, extensions, "
+        "themes, tools), which holds no session's usage",
+        "pi 主目录(~/.pi/agent:设置、认证、模型、提示、扩展、主题、工具)中的文件,"
+        "其中没有会话的用量",
+    ),
+    "replay.not-read.opencode-home": (
+        "a file of OpenCode's (or Kilo CLI's) data folder (auth, logs, binaries, snapshots, "
+        "tool output, project, diff and todo records), which holds no session's usage",
+        "OpenCode(或 Kilo CLI)数据文件夹中的文件(认证、日志、程序、快照、工具输出、"
+        "项目、差异与待办记录),其中没有会话的用量",
+    ),
+    "replay.not-read.cline-home": (
+        "a file of Cline's (or Roo Code's, Kilo Code's) VS Code storage beside its tasks "
+        "(settings, cache, state, checkpoints), which holds no session's usage",
+        "Cline(或 Roo Code、Kilo Code)在 VS Code 存储中、任务旁的文件(设置、缓存、状态、"
+        "检查点),其中没有会话的用量",
+    ),
     "replay.not-read.qwen-workflow-journal": (
         "Qwen Code's journal of a workflow run (the agents it dispatched and their "
         "results, for resuming it), which holds no usage",

@@ -257,6 +257,7 @@ AGENTS: tuple[Agent, ...] = (
         "pi",
         _of("pi", "claims"),
         _of("pi", "read_pi"),
+        plan=layouts.plan_pi,
         no_request_of=_of("pi", "no_request_of"),
         no_bill=_PI_NO_BILL,
         files=("--<cwd>--/<time>_<uuid>.jsonl",),

@@ -34,6 +34,7 @@ __all__ = [
     "plan_goose",
     "plan_kimi",
     "plan_opencode",
+    "plan_pi",
     "plan_qwen",
     "qwen_workflow_journal",
     "subagent_owner",
@@ -151,6 +152,70 @@ def _home_files(agent: str) -> dict[str, str]:
         for _, why, key in kinds
         if key == agent
     }
+
+
+#: What else each agent keeps in its home folder beside its sessions, none of it usage
+#: (the eighth held-out round laid out each home as a user has it; every such file was
+#: "no agent we read writes such a file"): agent -> (paths from the home, a name or a
+#: folder ending in "/" for everything under it; why, said of each). Droid's
+#: ``~/.factory`` (its logs, prompt history, MCP servers, custom droids and commands,
+#: the project instructions file; RUNTIMES.md "Droid"), pi's ``~/.pi/agent``
+#: (pi-mono ``coding-agent`` ``config.ts``: settings, auth, custom models, prompts,
+#: extensions, themes, its tools' binaries), OpenCode's and Kilo CLI's data folder
+#: (sst/opencode ``global/index.ts`` and ``storage``: auth, logs, binaries, the
+#: snapshot git store, tool output, storage's project, diff and todo records), Cline's
+#: and its forks' VS Code global storage (``settings/``, ``cache/``, ``state/``,
+#: ``checkpoints/`` beside ``tasks/``).
+_HOME_SIDE: dict[str, tuple[tuple[str, ...], str]] = {
+    "droid": (
+        ("logs/", "history.json", "mcp.json", "droids/", "commands/", "AGENTS.md"),
+        "replay.not-read.droid-home",
+    ),
+    "pi": (
+        (
+            "settings.json",
+            "auth.json",
+            "models.json",
+            "prompts/",
+            "extensions/",
+            "themes/",
+            "bin/",
+        ),
+        "replay.not-read.pi-home",
+    ),
+    "opencode": (
+        (
+            "auth.json",
+            "log/",
+            "bin/",
+            "snapshot/",
+            "tool-output/",
+            "storage/project/",
+            "storage/session_diff/",
+            "storage/todo/",
+        ),
+        "replay.not-read.opencode-home",
+    ),
+    "cline": (("settings/", "cache/", "state/", "checkpoints/"), "replay.not-read.cline-home"),
+}
+
+
+def _home_side(paths: Sequence[str], agent: str, roots: set[str]) -> tuple[tuple[str, str], ...]:
+    """The files of ``paths`` under one of ``roots`` (an agent's home folders, "" the
+    folder given) that :data:`_HOME_SIDE` names for ``agent``, each with why."""
+    if not roots:
+        return ()
+    names, why = _HOME_SIDE[agent]
+    out = []
+    for p in paths:
+        for root in roots:
+            rest = p[len(root) + 1 :] if root and p.startswith(root + "/") else p
+            if (root and rest is p) or not rest.startswith(names):
+                continue
+            if rest in names or any(n.endswith("/") and rest.startswith(n) for n in names):
+                out.append((p, why))
+                break
+    return tuple(out)
 
 
 def is_kimi_index_line(obj: dict[str, object]) -> bool:
@@ -416,7 +481,14 @@ def plan_opencode(paths: Sequence[str], present: frozenset[str]) -> Claim:
             storage = "/".join(parts[:-3])
             if f"{storage}/message/{parts[-1].removesuffix('.json')}" in messages:
                 notes.append(p)
-    return Claim(tuple(sessions), _why(notes, "replay.not-read.opencode-session"))
+    # The data folder: where its database is, or the folder holding its storage/.
+    homes = {_split(s.name)[0] for s in sessions if s.name.endswith(".db")}
+    for folder in messages:
+        parts = folder.split("/")
+        if len(parts) >= 3 and parts[-2] == "message" and parts[-3] == "storage":
+            homes.add("/".join(parts[:-3]))
+    side = _home_side(paths, "opencode", homes)
+    return Claim(tuple(sessions), _why(notes, "replay.not-read.opencode-session") + side)
 
 
 def _message_key(path: str) -> tuple[str, str]:
@@ -433,6 +505,21 @@ def _opencode_parts(paths: Sequence[str]) -> dict[tuple[str, str], list[str]]:
         if len(parts) >= 3 and parts[-3] == "part" and parts[-1].endswith(".json"):
             out.setdefault(("/".join(parts[:-3]), parts[-2]), []).append(p)
     return out
+
+
+def plan_pi(paths: Sequence[str], present: frozenset[str]) -> Claim:
+    """pi's sessions are JSON Lines files of their own (``sessions/--<cwd>--/<time>_
+    <uuid>.jsonl``, read as any other); the files of its home beside ``sessions/`` are
+    not read, each said as what it is."""
+    homes = {
+        "/".join(parts[: parts.index("sessions")])
+        for parts in (q.split("/") for q in present)
+        if len(parts) >= 3
+        and parts[-3] == "sessions"
+        and parts[-2].startswith("--")
+        and parts[-1].endswith(".jsonl")
+    }
+    return Claim((), _home_side(paths, "pi", homes))
 
 
 def plan_amp(paths: Sequence[str], present: frozenset[str]) -> Claim:
@@ -462,15 +549,19 @@ def plan_droid(paths: Sequence[str], present: frozenset[str]) -> Claim:
         settings = f"{p.removesuffix('.jsonl')}.settings.json"
         if p.endswith(".jsonl") and settings in owned:
             owned[settings].append(p)
+    homes: set[str] = set()
     for p, files in owned.items():
         parts = p.split("/")
         at = max((i for i, part in enumerate(parts[:-1]) if part == "sessions"), default=None)
         if at is not None:
+            homes.add("/".join(parts[:at]))
             for config in ("settings.json", "config.json"):
                 found = "/".join([*parts[:at], config])
                 if found in present:
                     files.append(found)
-    return Claim(_grouped(owned))
+    taken = {f for files in owned.values() for f in files}
+    side = _home_side([p for p in paths if p not in taken], "droid", homes)
+    return Claim(_grouped(owned), side)
 
 
 def plan_goose(paths: Sequence[str], present: frozenset[str]) -> Claim:
@@ -518,7 +609,8 @@ def plan_cline(paths: Sequence[str], present: frozenset[str]) -> Claim:
             task = p.removesuffix("ui_messages.json")
             beside = (task + "task_metadata.json", task + "api_conversation_history.json")
             out.append(SessionFiles(p, (p, *(f for f in beside if f in present))))
-    return Claim(tuple(out), tuple(unread))
+    homes = _roots_with(present, "tasks", lambda n: n == "ui_messages.json")
+    return Claim(tuple(out), (*unread, *_home_side(paths, "cline", homes)))
 
 
 def plan_claude(paths: Sequence[str], present: frozenset[str]) -> Claim:
