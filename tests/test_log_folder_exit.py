@@ -59,7 +59,7 @@ def test_an_empty_folder_names_every_file_ending_and_agent_the_table_reads(
     assert "holds no file to read: sessions are .jsonl files and .jsonl.zst (Codex CLI), " in (
         result.err
     )
-    assert ".db (Copilot CLI, OpenCode, Goose)" in result.err
+    assert ".db (Copilot CLI, OpenCode, Kilo CLI, Goose)" in result.err
     for agent in AGENTS:  # each in the table says where its sessions are
         assert agent.files, agent.key
         endings = {f.rsplit("/", 1)[-1].split(".", 1)[1] for f in agent.files}

@@ -258,3 +258,25 @@ def test_an_agents_own_home_files_are_said_as_that_agents(
     assert out.out.splitlines()[-1] == bare.out.splitlines()[-1]
     assert "no agent we read writes" not in out.err
     assert f"({why}" in out.err or f"file of {why}" in out.err
+
+
+def test_kilo_cli_s_sessions_have_their_own_agent_row(tmp_path: Path) -> None:
+    """Kilo CLI's ``kilo.db`` (OpenCode's schema, read by OpenCode's one reader) was
+    counted on the OpenCode row; ccusage 20.0.24 lists it under its own ``kilo``
+    command. Its sessions are Kilo CLI's now, beside an OpenCode database's: two rows,
+    each the figures of its database alone."""
+    kilo, opencode = tmp_path / "home" / "kilo", tmp_path / "home" / "opencode"
+    kilo.mkdir(parents=True)
+    opencode.mkdir()
+    shutil.copy(LOGS / "opencode" / "compaction-db" / "opencode" / "opencode.db", kilo / "kilo.db")
+    shutil.copy(LOGS / "opencode" / "db" / "opencode" / "opencode.db", opencode / "opencode.db")
+    rows = {}
+    for folder in (kilo, opencode, tmp_path / "home"):
+        out = run_cli(["replay", "--log", str(folder), "--usage", "--format", "jsonl"])
+        assert out.code == 0, out.err
+        total = json.loads(out.out.splitlines()[-1])["total"]
+        rows[folder.name] = [(a["agent"], a["requests"], a["cost"]) for a in total["agents"]]
+    assert rows["home"] == rows["kilo"] + rows["opencode"]
+    assert [r[0] for r in rows["home"]] == ["kilo-cli", "opencode"]
+    table = run_cli(["replay", "--log", str(tmp_path / "home"), "--usage", "--format", "table"])
+    assert "Kilo CLI" in table.out + table.err

@@ -41,6 +41,7 @@ MESSAGES: dict[str, tuple[str, str]] = {
     "replay.log.format.kimi-cli": ("Kimi CLI wire", "Kimi CLI wire 记录"),
     "replay.log.format.copilot-cli": ("Copilot CLI session", "Copilot CLI 会话"),
     "replay.log.format.opencode": ("OpenCode session", "OpenCode 会话"),
+    "replay.log.format.kilo-cli": ("Kilo CLI session", "Kilo CLI 会话"),
     "replay.log.format.amp": ("Amp thread", "Amp 对话线程"),
     "replay.log.format.cline": ("Cline task", "Cline 任务"),
     "replay.log.format.droid": ("Droid session", "Droid 会话"),

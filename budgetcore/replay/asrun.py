@@ -388,6 +388,9 @@ RUNTIME_OF_FORMAT = {
     "codex": "codex",
     "pi": "pi",
     "opencode": "opencode",
+    # A fork of OpenCode, its sessions OpenCode's database: the backtest keeps
+    # OpenCode's rule (as before Kilo CLI had a row of its own).
+    "kilo-cli": "opencode",
     "gemini-cli": "gemini-cli",
     "qwen-code": "qwen-code",
     "kimi-cli": "kimi-cli",

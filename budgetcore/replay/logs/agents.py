@@ -339,6 +339,18 @@ AGENTS: tuple[Agent, ...] = (
         files=("opencode.db", "storage/message/<session>/<message>.json"),
     ),
     Agent(
+        "kilo-cli",
+        "Kilo CLI",
+        None,
+        at_once(_of("opencode", "read_opencode")),
+        # Its kilo.db is OpenCode's schema: OpenCode's entry claims and plans it, and
+        # the one reader names the session Kilo CLI's by the file's name
+        # (opencode.agent_of_database), as ccusage's kilo command lists it.
+        read_database=_of("opencode", "opencode_db_sessions"),
+        reads_shares=True,
+        files=("kilo.db",),
+    ),
+    Agent(
         "amp",
         "Amp",
         None,

@@ -76,6 +76,7 @@ FORMATS: tuple[str, ...] = (
     "qwen-code",
     "kimi-cli",
     "opencode",
+    "kilo-cli",
     "amp",
     "droid",
     "goose",
