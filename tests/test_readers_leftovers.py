@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import json
 import shutil
+from decimal import Decimal
 from pathlib import Path
 from typing import Any
 
@@ -14,6 +15,7 @@ import pytest
 from budgetcore.errors import Problem, ScenarioError
 from budgetcore.messages import t
 from budgetcore.replay.logs import read_session
+from budgetcore.replay.logs.usage import measured_usage
 from tests.helpers import both_decodings, run_cli
 
 LOGS = Path(__file__).resolve().parent / "fixtures" / "logs"
@@ -280,3 +282,94 @@ def test_kilo_cli_s_sessions_have_their_own_agent_row(tmp_path: Path) -> None:
     assert [r[0] for r in rows["home"]] == ["kilo-cli", "opencode"]
     table = run_cli(["replay", "--log", str(tmp_path / "home"), "--usage", "--format", "table"])
     assert "Kilo CLI" in table.out + table.err
+
+
+def _pi_lines(*entries: dict[str, Any]) -> str:
+    header = {
+        "type": "session",
+        "version": 3,
+        "id": "5d5d5d5d-0000-4000-8000-000000000001",
+        "timestamp": "2026-07-25T04:53:39.624Z",
+        "cwd": "/home/user/proj",
+    }
+    return "\n".join(json.dumps(e) for e in (header, *entries)) + "\n"
+
+
+_PI_SUMMARY_USAGE = {
+    "input": 4000,
+    "output": 300,
+    "cacheRead": 0,
+    "cacheWrite": 0,
+    "totalTokens": 4300,
+    "cost": {"total": 0.0165},
+}
+
+
+@pytest.mark.parametrize("provider", ["anthropic", None])
+def test_a_pi_summary_before_any_response_is_priced_at_the_model_pi_records(
+    provider: str | None,
+) -> None:
+    """A pi compaction or branch summary whose call's usage comes before any response
+    had no model and stayed unpriced; pi records the model it runs in a
+    ``model_change`` entry (pi-mono ``ModelChangeEntry {provider, modelId}``): the
+    summary call is priced at it, as a response after it would be."""
+    change = {
+        "type": "model_change",
+        "id": "d0000001",
+        "parentId": None,
+        "timestamp": "2026-07-25T04:54:00.000Z",
+        "modelId": "claude-sonnet-4-5",
+    }
+    if provider is not None:
+        change["provider"] = provider
+    summary = {
+        "type": "branch_summary",
+        "id": "d0000002",
+        "parentId": "d0000001",
+        "timestamp": "2026-07-25T04:55:00.000Z",
+        "fromId": "d0000001",
+        "summary": "placeholder",
+        "usage": _PI_SUMMARY_USAGE,
+    }
+    for log in both_decodings(lambda: read_session([("s.jsonl", _pi_lines(change, summary))])):
+        (call,) = [r for s in log.series for r in s.requests]
+        assert call.model == "claude-sonnet-4-5"
+        assert measured_usage(log).cost == Decimal("0.012") + Decimal("0.0045")
+
+
+def test_a_pi_summary_after_a_model_change_takes_the_new_model() -> None:
+    """A response at one model, then a model_change, then a compaction: pi summarises
+    with the model it now runs, the changed one."""
+    reply = {
+        "type": "message",
+        "id": "e0000001",
+        "parentId": None,
+        "timestamp": "2026-07-25T04:54:00.000Z",
+        "message": {
+            "role": "assistant",
+            "provider": "openai",
+            "model": "gpt-5",
+            "usage": {"input": 100, "output": 10, "cacheRead": 0, "cacheWrite": 0},
+        },
+    }
+    change = {
+        "type": "model_change",
+        "id": "e0000002",
+        "parentId": "e0000001",
+        "timestamp": "2026-07-25T04:55:00.000Z",
+        "provider": "anthropic",
+        "modelId": "claude-sonnet-4-5",
+    }
+    compaction = {
+        "type": "compaction",
+        "id": "e0000003",
+        "parentId": "e0000002",
+        "timestamp": "2026-07-25T04:56:00.000Z",
+        "summary": "placeholder",
+        "firstKeptEntryId": "e0000001",
+        "tokensBefore": 110,
+        "usage": _PI_SUMMARY_USAGE,
+    }
+    log = read_session([("s.jsonl", _pi_lines(reply, change, compaction))])
+    models = {s.name: [r.model for r in s.requests] for s in log.series}
+    assert models == {"main": ["gpt-5"], "summary:main": ["claude-sonnet-4-5"]}
