@@ -4,6 +4,7 @@ agents")."""
 
 from __future__ import annotations
 
+import html
 import json
 import shutil
 from decimal import Decimal
@@ -16,6 +17,8 @@ from budgetcore.errors import Problem, ScenarioError
 from budgetcore.messages import t
 from budgetcore.replay.logs import read_session
 from budgetcore.replay.logs.usage import measured_usage
+from budgetcore.ui.replay.logs import logs_html
+from budgetcore.ui.replay.state import ReplayPanel, with_logs
 from tests.helpers import both_decodings, run_cli
 
 LOGS = Path(__file__).resolve().parent / "fixtures" / "logs"
@@ -373,3 +376,42 @@ def test_a_pi_summary_after_a_model_change_takes_the_new_model() -> None:
     log = read_session([("s.jsonl", _pi_lines(reply, change, compaction))])
     models = {s.name: [r.model for r in s.requests] for s in log.series}
     assert models == {"main": ["gpt-5"], "summary:main": ["claude-sonnet-4-5"]}
+
+
+@pytest.mark.parametrize(
+    ("storage", "fmt", "name"),
+    [
+        ("rooveterinaryinc.roo-cline", "roo-code", "Roo Code"),
+        ("kilocode.kilo-code", "kilo-code", "Kilo Code"),
+        ("saoudrizwan.claude-dev", "cline", "Cline"),
+    ],
+)
+def test_a_roo_or_kilo_code_task_is_named_theirs_not_a_cline_task_with_cline_s_rule(
+    tmp_path: Path, storage: str, fmt: str, name: str
+) -> None:
+    """Roo Code's and Kilo Code's tasks are Cline's files in their own VS Code storage
+    folder: they were "Cline task"s backtested with Cline 3.x's rule (on the page and
+    the CLI). Named by their storage folder now, each on its own agent row, with no
+    trigger predicted (Roo Code's rule is its own, not modelled); Cline's stay Cline's."""
+    folder = tmp_path / storage
+    shutil.copytree(
+        LOGS / "cline" / "roo-env-model" / "rooveterinaryinc.roo-cline", folder, dirs_exist_ok=True
+    )
+    out = run_cli(["replay", "--log", str(tmp_path), "--format", "jsonl"])
+    assert out.code == 0, out.err
+    *rows, total = (json.loads(x) for x in out.out.splitlines())
+    summary = next(r["summary"] for r in rows if isinstance(r.get("summary"), dict))
+    assert summary["log"]["format"] == fmt
+    rule = summary["as_run"]["runtime"]
+    assert rule == ("cline" if fmt == "cline" else fmt)
+    assert [a["agent"] for a in total["total"]["agents"]] == [fmt]
+    table = run_cli(["replay", "--log", str(tmp_path), "--format", "table"])
+    assert f"({name}, 3 files)" in table.out
+    if fmt != "cline":
+        assert f"no runtime profile for {name}: no trigger predicted" in table.out
+    files = [p for p in sorted(folder.rglob("*")) if p.is_file()]
+    picked = tuple((str(p.relative_to(tmp_path)), p.read_bytes()) for p in files)
+    panel = with_logs(ReplayPanel(), picked)
+    for lang, word in (("en", f"{name} task"), ("zh", f"{name} 任务")):
+        page = html.unescape(str(logs_html(panel, lang, wide=True)))
+        assert word in page

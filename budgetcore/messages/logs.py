@@ -44,6 +44,8 @@ MESSAGES: dict[str, tuple[str, str]] = {
     "replay.log.format.kilo-cli": ("Kilo CLI session", "Kilo CLI 会话"),
     "replay.log.format.amp": ("Amp thread", "Amp 对话线程"),
     "replay.log.format.cline": ("Cline task", "Cline 任务"),
+    "replay.log.format.roo-code": ("Roo Code task", "Roo Code 任务"),
+    "replay.log.format.kilo-code": ("Kilo Code task", "Kilo Code 任务"),
     "replay.log.format.droid": ("Droid session", "Droid 会话"),
     "replay.log.format.goose": ("Goose session", "Goose 会话"),
     "replay.log.model-assumed.config": (

@@ -124,6 +124,11 @@ class Agent:
     # takes them, or as any other JSON Lines file is read: what a folder without a
     # session is told it lacked (:func:`folder_layouts`).
     files: tuple[str, ...] = ()
+    # The agent whose files these are and whose reader reads them (a fork writing its
+    # parent's format: Kilo CLI's OpenCode database, Roo Code's and Kilo Code's Cline
+    # tasks), named by the reader from the file's path; "" for none. Lists of the agents
+    # we read name the parent alone (its files are the fork's too).
+    fork_of: str = ""
 
     def lacks(self, doc: object) -> str:
         """What a document that looks like this agent's lacks: a catalogue key."""
@@ -349,6 +354,7 @@ AGENTS: tuple[Agent, ...] = (
         read_database=_of("opencode", "opencode_db_sessions"),
         reads_shares=True,
         files=("kilo.db",),
+        fork_of="opencode",
     ),
     Agent(
         "amp",
@@ -374,6 +380,25 @@ AGENTS: tuple[Agent, ...] = (
         missing="replay.log.missing.cline",
         plan=layouts.plan_cline,
         files=("sessions/<id>/<id>.messages.json", "tasks/<task>/ui_messages.json"),
+    ),
+    # Cline's forks, their tasks Cline's files: Cline's entry claims and plans them and
+    # its one reader names the task theirs by its extension's storage folder
+    # (cline.agent_of_task), so that it is not shown as a Cline task with Cline's rule.
+    Agent(
+        "roo-code",
+        "Roo Code",
+        None,
+        at_once(_of("cline", "read_cline")),
+        files=("rooveterinaryinc.roo-cline/tasks/<task>/ui_messages.json",),
+        fork_of="cline",
+    ),
+    Agent(
+        "kilo-code",
+        "Kilo Code",
+        None,
+        at_once(_of("cline", "read_cline")),
+        files=("kilocode.kilo-code/tasks/<task>/ui_messages.json",),
+        fork_of="cline",
     ),
     Agent(
         "droid",
@@ -464,7 +489,7 @@ def agent(key: str) -> Agent | None:
 def names() -> tuple[str, ...]:
     """Every agent we read, for messages: a list parameter (``Problem.lists``), said
     "Codex CLI, pi, ..." in English and "Codex CLI、pi、..." in Chinese."""
-    return tuple(a.name for a in AGENTS)
+    return tuple(a.name for a in AGENTS if not a.fork_of)
 
 
 def _suffix(path: str) -> str:
@@ -480,6 +505,8 @@ def other_suffixes() -> tuple[tuple[str, tuple[str, ...]], ...]:
     (Gemini CLI, ...), .db (...)" in English."""
     found: dict[str, list[str]] = {}
     for a in AGENTS:
+        if a.fork_of:
+            continue
         for f in a.files:
             names = found.setdefault(_suffix(f), [])
             if a.name not in names:

@@ -58,6 +58,7 @@ __all__ = [
     "HISTORY_NO_MODEL",
     "HISTORY_UNNEEDED",
     "TOTALS_WHY",
+    "agent_of_task",
     "claims_document",
     "looks_like",
     "read_cline",
@@ -182,8 +183,22 @@ def _history_model(stream: LineSource, what: str) -> str | None:
     return registry_name(text, ()) if text.isprintable() and text else None
 
 
+#: The VS Code extensions that write Cline's task folders, by their global storage
+#: folder (``<publisher>.<name>``): Roo Code (RooCodeInc/Roo-Code, published as
+#: ``rooveterinaryinc.roo-cline``) and Kilo Code (``kilocode.kilo-code``), Cline forks
+#: whose tasks are Cline's files; anything else is Cline's (``saoudrizwan.claude-dev``).
+_FORKS = (("rooveterinaryinc.roo-cline", "roo-code"), ("kilocode.kilo-code", "kilo-code"))
+
+
+def agent_of_task(name: str) -> str:
+    """Whose task a file of it is, where its path says (the extension's storage folder):
+    Roo Code's, Kilo Code's, else Cline's. One reader, three agents' rows."""
+    parts = name.replace("\\", "/").lower().split("/")
+    return next((key for folder, key in _FORKS if folder in parts), "cline")
+
+
 def read_cline(files: Sequence[tuple[str, LineSource]], *, what: str = "log") -> ParsedLog:
-    tally = Tally("cline")
+    tally = Tally(agent_of_task(files[0][0]) if files else "cline")
     # The task's models first: the metadata is read before the messages it prices.
     meta: dict[int, object] = {}
     used: list[tuple[int | None, str]] = []

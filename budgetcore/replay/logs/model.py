@@ -82,6 +82,8 @@ FORMATS: tuple[str, ...] = (
     "goose",
     "copilot-cli",
     "cline",
+    "roo-code",
+    "kilo-code",
 )
 
 
