@@ -384,21 +384,19 @@ AGENTS: tuple[Agent, ...] = (
     # Cline's forks, their tasks Cline's files: Cline's entry claims and plans them and
     # its one reader names the task theirs by its extension's storage folder
     # (cline.agent_of_task), so that it is not shown as a Cline task with Cline's rule.
-    Agent(
-        "roo-code",
-        "Roo Code",
-        None,
-        at_once(_of("cline", "read_cline")),
-        files=("rooveterinaryinc.roo-cline/tasks/<task>/ui_messages.json",),
-        fork_of="cline",
-    ),
-    Agent(
-        "kilo-code",
-        "Kilo Code",
-        None,
-        at_once(_of("cline", "read_cline")),
-        files=("kilocode.kilo-code/tasks/<task>/ui_messages.json",),
-        fork_of="cline",
+    *(
+        Agent(
+            key,
+            name,
+            None,
+            at_once(_of("cline", "read_cline")),
+            files=(f"{storage}/tasks/<task>/ui_messages.json",),
+            fork_of="cline",
+        )
+        for key, name, storage in (
+            ("roo-code", "Roo Code", "rooveterinaryinc.roo-cline"),
+            ("kilo-code", "Kilo Code", "kilocode.kilo-code"),
+        )
     ),
     Agent(
         "droid",
