@@ -517,6 +517,7 @@ def plan_pi(paths: Sequence[str], present: frozenset[str]) -> Claim:
         if len(parts) >= 3
         and parts[-3] == "sessions"
         and parts[-2].startswith("--")
+        and parts[-2].endswith("--")  # pi's --<cwd>--; Droid's folders are -<cwd>
         and parts[-1].endswith(".jsonl")
     }
     return Claim((), _home_side(paths, "pi", homes))
