@@ -184,8 +184,16 @@ DIFFERENCES: dict[tuple[str, str, str], tuple[tuple[int, ...], tuple[int, ...], 
         "a session-*.json beside the session-*.jsonl Gemini CLI migrated it into on resume "
         "(chatRecordingService.ts initialize: every message copied, the same sessionId, "
         "the .json left): ccusage 20.0.24 reads both under one session id and bills the "
-        "copied request (2,500 input + 500 output) twice; we read the .jsonl and list the "
-        ".json as migrated",
+        "copied request (2,500 input + 500 output) twice; we read the .json as a file of "
+        "the .jsonl's session, its messages copies folded by id",
+    ),
+    ("gemini", "migrated-cut", "5f5f5f5f-0000-4000-8000-000000000001"): (
+        (3100, 0, 1500, 500),
+        (5100, 0, 1500, 800),
+        "a session-*.jsonl whose migration from its session-*.json was cut short (it "
+        "holds b1, b2; the .json b1 to b4): ccusage 20.0.24 bills b2 (2,000 input + 300 "
+        "output) from both files; we read the .json as a file of the .jsonl's session, "
+        "its copies folded by id, and bill b4, which only the .json holds, once",
     ),
     ("amp", "ledger-id", "thread-d"): (
         (1500, 150, 750, 300),

@@ -1741,7 +1741,8 @@ def test_a_gemini_json_session_beside_the_jsonl_it_was_migrated_into_is_billed_o
     same name with an ``l``, the same sessionId), copies every message into it and
     leaves the ``.json`` (chatRecordingService.ts ``initialize``): both were billed, the
     copied request twice, as ccusage 20.0.24 bills it. The ``.jsonl`` is read and the
-    ``.json`` listed as migrated into it (fixture ``gemini/migrated``)."""
+    ``.json`` read after it as a file of its session, its messages copies folded by id
+    (fixture ``gemini/migrated``)."""
     folder = LOGS / "gemini" / "migrated" / "tmp"
     out = run_cli(["replay", "--log", str(folder), "--usage"])
     assert out.code == 0, out.err
@@ -1751,8 +1752,31 @@ def test_a_gemini_json_session_beside_the_jsonl_it_was_migrated_into_is_billed_o
     ]
     assert total["total"]["requests"] == 2
     assert Decimal(total["total"]["measured"]["cost"]) == Decimal("0.01225")
-    assert "session-2025-11-20T09-00-5e5e5e5e.json (" in out.err
-    assert "migrated" in out.err
+    (row,) = rows
+    files = [f["file"].rsplit("/", 1)[-1] for f in row["summary"]["log"]["ledger"]]
+    assert files == [
+        "session-2025-11-20T09-00-5e5e5e5e.jsonl",
+        "session-2025-11-20T09-00-5e5e5e5e.json",
+    ]
+    assert dict(row["summary"]["log"]["ledger"][1]["duplicates"]) == {
+        "record written again (same id)": 2
+    }
+
+
+def test_a_gemini_jsonl_cut_short_keeps_the_requests_of_the_json_it_was_migrated_from() -> None:
+    """The ``.json`` was tied to its ``.jsonl`` by name alone and listed as migrated, not
+    read: a ``.jsonl`` whose migration was cut short (fixture ``gemini/migrated-cut``:
+    it holds b1, b2 of the ``.json``'s b1 to b4) lost b4's request. Now the ``.json`` is
+    read after it; b2 is folded as a copy, b4 billed once."""
+    folder = LOGS / "gemini" / "migrated-cut" / "tmp"
+    out = run_cli(["replay", "--log", str(folder), "--usage"])
+    assert out.code == 0, out.err
+    *rows, total = (json.loads(x) for x in out.out.splitlines())
+    assert len(rows) == 1
+    assert total["total"]["requests"] == 2
+    measured = total["total"]["measured"]
+    assert (measured["input"], measured["cache_read"], measured["output"]) == (3100, 1500, 500)
+    assert Decimal(measured["cost"]) == Decimal("0.0090625")
 
 
 def test_a_roo_code_task_is_priced_at_the_one_model_its_environment_details_name() -> None:

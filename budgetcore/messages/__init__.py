@@ -54,6 +54,7 @@ AREAS = (
     "pickers",
     "replay",
     "logs",
+    "not_read",
     "backtest",
     "timing",
     "timing_inputs",

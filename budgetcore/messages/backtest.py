@@ -132,6 +132,21 @@ MESSAGES: dict[str, tuple[str, str]] = {
         "Copilot CLI 没有运行时配置档:不预测触发线(没有面向用户的阈值;"
         "github/copilot-cli#3026、#1761)",
     ),
+    "runtime-rule.roo-code": (
+        "no runtime profile for Roo Code: no trigger predicted (its own rule, "
+        "autoCondenseContextPercent or 90 % of the window less the output reserve, is "
+        "not modelled; RooCodeInc/Roo-Code src/core/context-management/index.ts)",
+        "Roo Code 没有运行时配置档:不预测触发线(其自身规则,即 autoCondenseContextPercent"
+        "或窗口的 90 % 减去输出预留,未建模;RooCodeInc/Roo-Code "
+        "src/core/context-management/index.ts)",
+    ),
+    "runtime-rule.kilo-code": (
+        "no runtime profile for Kilo Code: no trigger predicted (a fork of Roo Code, "
+        "whose rule is not modelled; RooCodeInc/Roo-Code "
+        "src/core/context-management/index.ts)",
+        "Kilo Code 没有运行时配置档:不预测触发线(它是 Roo Code 的分支,其规则未建模;"
+        "RooCodeInc/Roo-Code src/core/context-management/index.ts)",
+    ),
     "asrun.window.claude-default": (
         "Claude Code's default window; no request exceeds it, the largest is {peak}",
         "Claude Code 的默认窗口;没有请求超过它,最大为 {peak}",

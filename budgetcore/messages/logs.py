@@ -41,8 +41,11 @@ MESSAGES: dict[str, tuple[str, str]] = {
     "replay.log.format.kimi-cli": ("Kimi CLI wire", "Kimi CLI wire 记录"),
     "replay.log.format.copilot-cli": ("Copilot CLI session", "Copilot CLI 会话"),
     "replay.log.format.opencode": ("OpenCode session", "OpenCode 会话"),
+    "replay.log.format.kilo-cli": ("Kilo CLI session", "Kilo CLI 会话"),
     "replay.log.format.amp": ("Amp thread", "Amp 对话线程"),
     "replay.log.format.cline": ("Cline task", "Cline 任务"),
+    "replay.log.format.roo-code": ("Roo Code task", "Roo Code 任务"),
+    "replay.log.format.kilo-code": ("Kilo Code task", "Kilo Code 任务"),
     "replay.log.format.droid": ("Droid session", "Droid 会话"),
     "replay.log.format.goose": ("Goose session", "Goose 会话"),
     "replay.log.model-assumed.config": (
@@ -509,6 +512,18 @@ MESSAGES: dict[str, tuple[str, str]] = {
         "没有一行是它的记录(session_meta、turn_context、event_msg、response_item、compacted)",
     ),
     "replay.log.missing.gemini-cli": ("has no messages list", "没有 messages 列表"),
+    "replay.log.missing.gemini-cli-type": (
+        "its messages have no type (user, gemini, info, error or warning), where Gemini "
+        "CLI says which message is a response, with its tokens",
+        "它的消息没有 type(user、gemini、info、error 或 warning),"
+        "而 Gemini CLI 以此标明哪条消息是回复及其 token 数",
+    ),
+    "replay.log.missing.cline": (
+        "its messages have no type (say or ask), which Cline, Roo Code and Kilo Code "
+        "write on each beside its say or ask",
+        "它的消息没有 type(say 或 ask),而 Cline、Roo Code 与 Kilo Code "
+        "在每条消息的 say 或 ask 旁都会写入它",
+    ),
     "replay.log.missing.kimi-cli": (
         "is its context (context.jsonl): the usage is in the wire.jsonl beside it",
         "这是它的上下文(context.jsonl):用量在旁边的 wire.jsonl 中",
@@ -527,120 +542,6 @@ MESSAGES: dict[str, tuple[str, str]] = {
     "replay.log.missing.droid": ("has no tokenUsage", "没有 tokenUsage"),
     # A database's tables where SQLite could read none (its ``tables`` parameter).
     "replay.log.tables-none": ("none readable", "无可读的表"),
-    # Not only files no agent writes: the folder's plan also leaves out a file whose
-    # sessions another file holds (a Codex CLI .jsonl.zst beside its .jsonl, Copilot
-    # CLI's events.jsonl beside its session store), which "not session logs" miscalled.
-    # Why a folder's file is not read as a session (layouts.Claim.why), said after the
-    # file (FolderPlan.not_read_groups): the CLI's note and the page's.
-    "replay.not-read.unknown": (
-        "no agent we read writes such a file as a session",
-        "我们读取的代理都不把这种文件写成会话",
-    ),
-    "replay.not-read.archive": (
-        "an archive or a compressed file, by its name: unpack it and give the files inside; "
-        "Codex CLI's .jsonl.zst is read as it is",
-        "按其名称是归档或压缩文件:请先解压,再提供其中的文件;Codex CLI 的 .jsonl.zst 可直接读取",
-    ),
-    "replay.not-read.gemini-migrated": (
-        "a Gemini CLI session migrated into the .jsonl of its name beside it, which holds "
-        "every message of it and is read instead",
-        "已迁移到旁边同名 .jsonl 的 Gemini CLI 会话,该文件包含其全部消息,改为读取那个文件",
-    ),
-    "replay.not-read.codex-twin": (
-        "a compressed copy of the Codex CLI rollout beside it, which is read instead",
-        "旁边 Codex CLI 会话记录的压缩副本,改为读取那个文件",
-    ),
-    "replay.not-read.goose-imported": (
-        "a Goose session from before its database, which Goose imported into sessions.db beside it",
-        "Goose 改用数据库之前的会话,Goose 已将其导入旁边的 sessions.db",
-    ),
-    "replay.not-read.kimi-context": (
-        "Kimi CLI's context for the model; the usage is in the wire.jsonl beside it",
-        "Kimi CLI 给模型的上下文;用量在旁边的 wire.jsonl 中",
-    ),
-    "replay.not-read.copilot-workspace": (
-        "Copilot CLI's note of a session's folder and summary, beside its events.jsonl; it "
-        "holds no usage",
-        "Copilot CLI 对会话所在文件夹与摘要的记录,位于其 events.jsonl 旁边;其中没有用量",
-    ),
-    "replay.not-read.sqlite-beside": (
-        "SQLite's own file beside a database, which the page reads from its bytes alone",
-        "数据库旁边 SQLite 自己的文件,页面只从数据库自身的字节读取",
-    ),
-    "replay.not-read.codex-index": (
-        "Codex CLI's index of its threads' names, beside its sessions; it holds no usage",
-        "Codex CLI 对其会话名称的索引,位于其会话旁边;其中没有用量",
-    ),
-    "replay.not-read.codex-history": (
-        "Codex CLI's history of the prompts typed, beside its sessions; it holds no usage",
-        "Codex CLI 输入过的提示的历史,位于其会话旁边;其中没有用量",
-    ),
-    "replay.not-read.kimi-state": (
-        "Kimi's state of a session (its title, work folder and settings), beside its wire, "
-        "which is read; it holds no usage",
-        "Kimi 对会话状态的记录(标题、工作文件夹与设置),位于其 wire 旁边,wire 会被读取;其中没有用量",
-    ),
-    "replay.not-read.kimi-code-config": (
-        "Kimi Code's configuration (its providers and model aliases), beside its sessions; "
-        "it holds no usage, and each record names its model",
-        "Kimi Code 的配置(其提供方与模型别名),位于其会话旁边;其中没有用量,每条记录都写有其模型",
-    ),
-    "replay.not-read.kimi-index": (
-        "Kimi Code's index of its sessions' work folders, beside its sessions; it holds no usage",
-        "Kimi Code 对其会话工作文件夹的索引,位于其会话旁边;其中没有用量",
-    ),
-    "replay.not-read.claude-history": (
-        "Claude Code's history of the prompts typed, beside its projects; it holds no usage",
-        "Claude Code 输入过的提示的历史,位于其 projects 旁边;其中没有用量",
-    ),
-    "replay.not-read.claude-index": (
-        "Claude Code's index of a project's sessions (each one's first prompt, title and "
-        "times), beside them; it holds no usage",
-        "Claude Code 对一个项目中各会话的索引(首条提示、标题与时间),位于会话旁边;其中没有用量",
-    ),
-    "replay.not-read.opencode-session": (
-        "OpenCode's note of a session's title and folder; its messages, beside it in "
-        "storage/message/, are read",
-        "OpenCode 对会话标题与文件夹的记录;其消息位于 storage/message/,会被读取",
-    ),
-    "replay.not-read.claude-meta": (
-        "Claude Code's note of what a subagent ran (its type and description), beside "
-        "its file, which is read",
-        "Claude Code 对子代理运行内容的说明(类型与描述),其旁边的文件会被读取",
-    ),
-    "replay.not-read.cline-history": (
-        "Cline's copy of the messages sent to the model; the task's usage is read from "
-        "the ui_messages.json beside it",
-        "Cline 发送给模型的消息副本;任务的用量从其旁边的 ui_messages.json 读取",
-    ),
-    "replay.not-read.cline-manifest": (
-        "Cline's manifest of a session (its model and title), beside its messages file, "
-        "which is read; it holds no usage",
-        "Cline 对会话的清单(模型与标题),位于其消息文件旁边,消息文件会被读取;其中没有用量",
-    ),
-    "replay.not-read.cline-compaction": (
-        "Cline's record of a compaction (the messages it replaced), beside the session's "
-        "messages file; it holds no usage, and Cline's compactions are not read yet",
-        "Cline 对一次压缩的记录(被替换的消息),位于会话消息文件旁边;其中没有用量,且尚未读取 Cline 的压缩",
-    ),
-    "replay.not-read.cline-task-history": (
-        "Cline's list of its tasks (each one's prompt, time and totals, which the task's "
-        "own ui_messages.json holds), beside its tasks, which are read from their own files",
-        "Cline 的任务列表(每个任务的提示、时间与合计,任务自己的 ui_messages.json 中也有),"
-        "位于其任务旁边,任务从其自己的文件读取",
-    ),
-    "replay.not-read.cline-hooks": (
-        "Cline's log of the hooks a session ran, beside its messages file; it holds no usage",
-        "Cline 记录会话所运行钩子的日志,位于其消息文件旁边;其中没有用量",
-    ),
-    "replay.not-read.gemini-logs": (
-        "Gemini CLI's record of the prompts typed in a project, which holds no usage",
-        "Gemini CLI 记录项目中所输入提示的文件,其中没有用量",
-    ),
-    "replay.not-read.claude-journal": (
-        "a Claude Code workflow's journal, which holds no request",
-        "Claude Code 工作流的日志,其中没有请求",
-    ),
     "replay.logs.not-read": (
         "Files of the import not read as sessions: {n}, by why:",
         "导入中有 {n} 个文件未作为会话读取,原因如下:",

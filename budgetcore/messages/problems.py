@@ -565,6 +565,20 @@ MESSAGES: dict[str, tuple[str, str]] = {
         "{where} has no response with token counts (Gemini CLI writes them in a response's tokens)",
         "{where}中没有带 token 数的回复(Gemini CLI 把它们写在回复的 tokens 中)",
     ),
+    "core.log-gemini-no-type": (
+        "{where} is missing: Gemini CLI writes each message's type (user, gemini, info, "
+        "error or warning) and a response's tokens on a gemini one, so whether this "
+        "message is a response, and what it cost, is unknown",
+        "{where}缺失:Gemini CLI 为每条消息写入 type(user、gemini、info、error 或 warning),"
+        "回复的 token 数写在 gemini 消息上,因此无法得知这条消息是否为回复,也无法得知其费用",
+    ),
+    "core.log-cline-no-type": (
+        "{where} is missing: Cline (and Roo Code, Kilo Code) writes each message's type, "
+        "say or ask, beside its say or ask, so what this message is, and what it cost, "
+        "is unknown",
+        "{where}缺失:Cline(以及 Roo Code、Kilo Code)为每条消息写入 type(say 或 ask),"
+        "与其 say 或 ask 并列,因此无法得知这条消息是什么,也无法得知其费用",
+    ),
     "core.log-no-requests-kimi": (
         "{where} has no StatusUpdate token_usage (Kimi CLI) or usage.record (Kimi Code) "
         "that counts a token, where Kimi writes its token counts",

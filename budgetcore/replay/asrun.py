@@ -388,6 +388,9 @@ RUNTIME_OF_FORMAT = {
     "codex": "codex",
     "pi": "pi",
     "opencode": "opencode",
+    # A fork of OpenCode, its sessions OpenCode's database: the backtest keeps
+    # OpenCode's rule (as before Kilo CLI had a row of its own).
+    "kilo-cli": "opencode",
     "gemini-cli": "gemini-cli",
     "qwen-code": "qwen-code",
     "kimi-cli": "kimi-cli",
@@ -411,6 +414,18 @@ NO_PROFILE = {
         "Copilot CLI",
         "no runtime profile for Copilot CLI: no trigger predicted (no user-facing "
         "threshold; github/copilot-cli#3026, #1761)",
+    ),
+    "roo-code": (
+        "Roo Code",
+        "no runtime profile for Roo Code: no trigger predicted (its own rule, "
+        "autoCondenseContextPercent or 90 % of the window less the output reserve, is "
+        "not modelled; RooCodeInc/Roo-Code src/core/context-management/index.ts)",
+    ),
+    "kilo-code": (
+        "Kilo Code",
+        "no runtime profile for Kilo Code: no trigger predicted (a fork of Roo Code, "
+        "whose rule is not modelled; RooCodeInc/Roo-Code "
+        "src/core/context-management/index.ts)",
     ),
 }
 

@@ -299,7 +299,7 @@ def _unknown(head: Replayed | Document | Database, name: str = "") -> ScenarioEr
                         "log",
                         "log-looks-like",
                         agent=looks.name,
-                        missing=looks.missing,
+                        missing=looks.lacks(value),
                     )
                 ],
                 looks.key,
@@ -367,12 +367,17 @@ def _side_file(name: str) -> LogUnread | None:
     said nothing (the thirteenth walk: Gemini CLI's logs.json, Cline's history, Claude
     Code's subagent .meta.json and workflow journal picked alone). Only by its name, and
     only once no agent claimed it: never in the way of a file that is read."""
-    from budgetcore.replay.logs.layouts import is_kimi_context  # noqa: PLC0415 - rarely
+    from budgetcore.replay.logs.layouts import (  # noqa: PLC0415 - rarely
+        is_kimi_context,
+        qwen_workflow_journal,
+    )
 
     file = name.rsplit("/", 1)[-1]
     if is_kimi_context(file):
         file = "context.jsonl"  # its numbered ones too
-    if file.startswith("agent-") and file.endswith(".meta.json"):
+    if qwen_workflow_journal(name.replace("\\", "/")):
+        why, key = "replay.not-read.qwen-workflow-journal", "qwen-code"
+    elif file.startswith("agent-") and file.endswith(".meta.json"):
         why, key = "replay.not-read.claude-meta", "claude-code"
     elif file in _SIDE_FILES:
         why, key = _SIDE_FILES[file]
@@ -476,7 +481,8 @@ def _unknown_document(doc: Document, name: str = "") -> tuple[list[Problem], str
     looks = [a for a in AGENTS if a.looks_like is not None and a.looks_like(doc.value)]
     if looks:
         a = looks[0]
-        return [Problem.coded("log", "log-looks-like", agent=a.name, missing=a.missing)], a.key
+        missing = a.lacks(doc.value)
+        return [Problem.coded("log", "log-looks-like", agent=a.name, missing=missing)], a.key
     as_named, key = _named_unread(name)
     if as_named is not None:
         return [as_named], key
@@ -590,9 +596,11 @@ def no_requests(log: ParsedLog) -> ScenarioError:
         )
         # The kinds as data beside the English, for the page's language (log_words.said_in).
         lacks = [dataclasses.replace(elsewhere, counts=tuple(copies.items()))]
-    named = [first, *lacks, *log.skipped[:_NAMED_LINES]]
+    # A malformed line says what is wrong with it (a key missing, a count that is none):
+    # said before where the agent writes its counts, so a one-line message keeps it.
+    named = [first, *log.skipped[:_NAMED_LINES], *lacks]
     if forked and not copies:
-        named.insert(0, named.pop(1))  # it explains the rest: said first
+        named.insert(0, named.pop(len(named) - len(lacks)))  # it explains the rest: first
     # What the file is instead, where its kinds tell it: said first (it explains the rest).
     instead = found.no_request_of(kinds) if found and found.no_request_of else ""
     if instead:

@@ -90,6 +90,8 @@ class Agent:
     # (replay.log.missing.<key>), so the page says it in its language.
     looks_like: Callable[[object], bool] | None = None
     missing: str = ""
+    # Where what it lacks depends on the document: the key said, in place of ``missing``.
+    missing_of: Callable[[object], str] | None = None
     # A database file (SQLite, open): whether it is this agent's (its tables, and where
     # a table's name says too little, its columns and rows), and its sessions.
     claims_database: Callable[[Database], bool] | None = None
@@ -122,6 +124,15 @@ class Agent:
     # takes them, or as any other JSON Lines file is read: what a folder without a
     # session is told it lacked (:func:`folder_layouts`).
     files: tuple[str, ...] = ()
+    # The agent whose files these are and whose reader reads them (a fork writing its
+    # parent's format: Kilo CLI's OpenCode database, Roo Code's and Kilo Code's Cline
+    # tasks), named by the reader from the file's path; "" for none. Lists of the agents
+    # we read name the parent alone (its files are the fork's too).
+    fork_of: str = ""
+
+    def lacks(self, doc: object) -> str:
+        """What a document that looks like this agent's lacks: a catalogue key."""
+        return self.missing_of(doc) if self.missing_of is not None else self.missing
 
 
 def _read_claude(files: Sequence[tuple[str, LineSource]]) -> Steps[ParsedLog]:
@@ -251,6 +262,7 @@ AGENTS: tuple[Agent, ...] = (
         "pi",
         _of("pi", "claims"),
         _of("pi", "read_pi"),
+        plan=layouts.plan_pi,
         no_request_of=_of("pi", "no_request_of"),
         no_bill=_PI_NO_BILL,
         files=("--<cwd>--/<time>_<uuid>.jsonl",),
@@ -269,6 +281,7 @@ AGENTS: tuple[Agent, ...] = (
             and ("startTime" in d or "start_time" in d or "lastUpdated" in d)
         ),
         missing="replay.log.missing.gemini-cli",
+        missing_of=_of("gemini", "missing_of"),
         plan=layouts.plan_gemini,
         no_request="log-no-requests-gemini",
         no_bill=_GEMINI_NO_BILL,
@@ -279,6 +292,7 @@ AGENTS: tuple[Agent, ...] = (
         "Qwen Code",
         _of("qwen", "claims"),
         _of("qwen", "read_qwen"),
+        plan=layouts.plan_qwen,
         no_bill=_QWEN_NO_BILL,
         files=("<project>/chats/<session>.jsonl",),
     ),
@@ -330,6 +344,19 @@ AGENTS: tuple[Agent, ...] = (
         files=("opencode.db", "storage/message/<session>/<message>.json"),
     ),
     Agent(
+        "kilo-cli",
+        "Kilo CLI",
+        None,
+        at_once(_of("opencode", "read_opencode")),
+        # Its kilo.db is OpenCode's schema: OpenCode's entry claims and plans it, and
+        # the one reader names the session Kilo CLI's by the file's name
+        # (opencode.agent_of_database), as ccusage's kilo command lists it.
+        read_database=_of("opencode", "opencode_db_sessions"),
+        reads_shares=True,
+        files=("kilo.db",),
+        fork_of="opencode",
+    ),
+    Agent(
         "amp",
         "Amp",
         None,
@@ -348,8 +375,28 @@ AGENTS: tuple[Agent, ...] = (
         None,
         at_once(_of("cline", "read_cline")),
         claims_document=_of("cline", "claims_document"),
+        # ui_messages items with a say or ask but no type (round 10g, a Roo Code task).
+        looks_like=_of("cline", "looks_like"),
+        missing="replay.log.missing.cline",
         plan=layouts.plan_cline,
         files=("sessions/<id>/<id>.messages.json", "tasks/<task>/ui_messages.json"),
+    ),
+    # Cline's forks, their tasks Cline's files: Cline's entry claims and plans them and
+    # its one reader names the task theirs by its extension's storage folder
+    # (cline.agent_of_task), so that it is not shown as a Cline task with Cline's rule.
+    *(
+        Agent(
+            key,
+            name,
+            None,
+            at_once(_of("cline", "read_cline")),
+            files=(f"{storage}/tasks/<task>/ui_messages.json",),
+            fork_of="cline",
+        )
+        for key, name, storage in (
+            ("roo-code", "Roo Code", "rooveterinaryinc.roo-cline"),
+            ("kilo-code", "Kilo Code", "kilocode.kilo-code"),
+        )
     ),
     Agent(
         "droid",
@@ -440,7 +487,7 @@ def agent(key: str) -> Agent | None:
 def names() -> tuple[str, ...]:
     """Every agent we read, for messages: a list parameter (``Problem.lists``), said
     "Codex CLI, pi, ..." in English and "Codex CLI、pi、..." in Chinese."""
-    return tuple(a.name for a in AGENTS)
+    return tuple(a.name for a in AGENTS if not a.fork_of)
 
 
 def _suffix(path: str) -> str:
@@ -456,6 +503,8 @@ def other_suffixes() -> tuple[tuple[str, tuple[str, ...]], ...]:
     (Gemini CLI, ...), .db (...)" in English."""
     found: dict[str, list[str]] = {}
     for a in AGENTS:
+        if a.fork_of:
+            continue
         for f in a.files:
             names = found.setdefault(_suffix(f), [])
             if a.name not in names:

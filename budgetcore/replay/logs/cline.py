@@ -58,7 +58,9 @@ __all__ = [
     "HISTORY_NO_MODEL",
     "HISTORY_UNNEEDED",
     "TOTALS_WHY",
+    "agent_of_task",
     "claims_document",
+    "looks_like",
     "read_cline",
 ]
 
@@ -95,6 +97,19 @@ def claims_document(doc: object) -> bool:
         isinstance(doc, list)
         and bool(doc)
         and all(isinstance(m, dict) and m.get("type") in ("say", "ask") for m in doc[:5])
+    )
+
+
+def looks_like(doc: object) -> bool:
+    """A ui_messages array whose first items each have a ``ts`` and a ``say`` or ``ask``,
+    some of them no ``type`` (a Roo Code task's without ``"type": "say"``, held out in
+    round 10g): Cline's ``ClineMessage`` (and Roo Code's, Kilo Code's) always has one
+    (cline/cline ``src/shared/ExtensionMessage.ts``), so it is refused naming the key."""
+    head = doc[:5] if isinstance(doc, list) else ()
+    return (
+        bool(head)
+        and all(isinstance(m, dict) and "ts" in m and ("say" in m or "ask" in m) for m in head)
+        and any("type" not in m for m in head)
     )
 
 
@@ -168,8 +183,22 @@ def _history_model(stream: LineSource, what: str) -> str | None:
     return registry_name(text, ()) if text.isprintable() and text else None
 
 
+#: The VS Code extensions that write Cline's task folders, by their global storage
+#: folder (``<publisher>.<name>``): Roo Code (RooCodeInc/Roo-Code, published as
+#: ``rooveterinaryinc.roo-cline``) and Kilo Code (``kilocode.kilo-code``), Cline forks
+#: whose tasks are Cline's files; anything else is Cline's (``saoudrizwan.claude-dev``).
+_FORKS = (("rooveterinaryinc.roo-cline", "roo-code"), ("kilocode.kilo-code", "kilo-code"))
+
+
+def agent_of_task(name: str) -> str:
+    """Whose task a file of it is, where its path says (the extension's storage folder):
+    Roo Code's, Kilo Code's, else Cline's. One reader, three agents' rows."""
+    parts = name.replace("\\", "/").lower().split("/")
+    return next((key for folder, key in _FORKS if folder in parts), "cline")
+
+
 def read_cline(files: Sequence[tuple[str, LineSource]], *, what: str = "log") -> ParsedLog:
-    tally = Tally("cline")
+    tally = Tally(agent_of_task(files[0][0]) if files else "cline")
     # The task's models first: the metadata is read before the messages it prices.
     meta: dict[int, object] = {}
     used: list[tuple[int | None, str]] = []
@@ -341,6 +370,10 @@ def _v3(tally: Tally, messages: list[Any], used: list[tuple[int | None, str]]) -
         tally.record()
         if not isinstance(m, dict):
             tally.malformed(number, _NOT_OBJECT)
+            continue
+        if "type" not in m and ("say" in m or "ask" in m):
+            # Which of say and ask it is (and so whether it is a request) is unsaid.
+            tally.malformed(number, Problem.coded(f"[{number - 2}].type", "log-cline-no-type"))
             continue
         kind = m.get("say") if m.get("type") == "say" else m.get("ask")
         label = f"{m.get('type')}/{kind}" if isinstance(kind, str) else "message"

@@ -8,8 +8,10 @@ ccusage ``rust/crates/ccusage/src/adapter/gemini/parser.rs`` @5816e640:
   per message record (``id``, ``timestamp``, ``type`` user / gemini / info / error ...);
   a record is written again in full each time its tool calls or tokens change (the
   last copy holds the final counts: one request, billed once); ``{"$set": {...}}``
-  patches the metadata; ``{"$rewindTo": id}`` drops that message and the ones after it
-  from the conversation (their requests were billed: abandoned, not turns).
+  patches the metadata (a ``messages`` in it: the history rewritten, each message a
+  record of that line, ``_Reader._set_messages``); ``{"$rewindTo": id}`` drops that
+  message and the ones after it from the conversation (their requests were billed:
+  abandoned, not turns).
 - JSON (older): one document ``{"sessionId", ..., "messages": [records]}``.
 - A ``type: gemini`` record's ``tokens``: ``input`` is the prompt with the cached part
   in it (when ``total`` = input + output + thoughts + tool, as Gemini's API counts; else
@@ -35,7 +37,15 @@ from budgetcore.replay.logs.tally import (
     registry_name,
 )
 
-__all__ = ["LINE", "TOKENS", "claims", "claims_document", "read_gemini", "stream_output"]
+__all__ = [
+    "LINE",
+    "TOKENS",
+    "claims",
+    "claims_document",
+    "missing_of",
+    "read_gemini",
+    "stream_output",
+]
 
 _COUNTED = ("input", "output", "cached", "thoughts", "tool", "total")
 _ROOT = "\x00start"  # the conversation before its first message (a rewind may go back to it)
@@ -91,6 +101,19 @@ def claims_document(doc: object) -> bool:
     )
 
 
+def missing_of(doc: object) -> str:
+    """What a document that looks like a chat (its metadata) but that no line claims
+    lacks: a messages list, or, where it has one, the ``type`` its messages lack
+    (gemini-cli's MessageRecord always has one; a message without is no response we
+    can tell)."""
+    messages = doc.get("messages") if isinstance(doc, dict) else None
+    if isinstance(messages, list) and any(
+        isinstance(m, dict) and "type" not in m for m in messages
+    ):
+        return "replay.log.missing.gemini-cli-type"
+    return "replay.log.missing.gemini-cli"
+
+
 #: ccusage ``adapter/gemini/parser.rs`` PROVIDER_PREFIXES, its candidates in order.
 _PREFIXES = ("google", "gemini", "vertex_ai", "openrouter/google")
 
@@ -115,6 +138,8 @@ class _Reader:
         # id -> (tokens, model, time) of its latest copy with tokens
         self.found: dict[str, tuple[Any, str | None, int | None]] = {}
         self.anonymous = 0
+        # Reading a ``.json`` document's messages (their place said as messages[i]).
+        self.in_document = False
 
     def batch(
         self, numbers: Sequence[int], records: Sequence[Any], times: Sequence[int | None]
@@ -150,10 +175,25 @@ class _Reader:
                 continue
             if rec.set is not ABSENT:
                 t.entry("$set")
+                listed = rec.set.get("messages") if rec.set.__class__ is dict else None
+                if listed.__class__ is list and listed:
+                    self.model, self.last = model, last
+                    self._set_messages(number, listed)
+                    model, last, moved = self.model, self.last, True
+                    stamps = t.times.get(series)
                 continue
             kind = rec.type
             if kind is None:
-                t.entry("metadata" if rec.sessionId is not ABSENT else "(no type)")
+                if rec.sessionId is not ABSENT:
+                    t.entry("metadata")
+                elif rec.id is not None:
+                    # A message record by gemini-cli's own test (a string id), without
+                    # the type that says what it is: whether it is a response, and
+                    # so its tokens, unknown (said naming the key, not as a kind).
+                    at = f"messages[{number - 2}].type" if self.in_document else "type"
+                    t.malformed(number, Problem.coded(at, "log-gemini-no-type"))
+                else:
+                    t.entry("(no type)")
                 continue
             tokens = rec.tokens if kind == "gemini" else None
             if tokens is not None and tokens.__class__ is Problem:
@@ -187,6 +227,28 @@ class _Reader:
         self.model, self.last = model, last
         if moved:
             t.last_node[series] = last
+
+    def _set_messages(self, number: int, listed: list[Any]) -> None:
+        """The messages of a ``{"$set": {"messages": [...]}}`` line, each a record of
+        that line: gemini-cli's ``updateMessagesFromHistory`` writes the conversation's
+        history so after a rollback, a compression or a resume (geminiChat.ts
+        ``setHistory``, ``initialize``), each message it keeps a copy of its record
+        (``...existing``, its tokens too) and each new one a synthetic message without
+        tokens (``newMessage``; chatRecordingService.ts @5411f113). So a message seen
+        before is a copy (folded, as a line written again), and one first seen here is
+        read as a line is: a response only this copy holds is billed, once. gemini-cli
+        skips an item without a string id (``isMessageRecord``); so do we, listed."""
+        t = self.tally
+        numbers: list[int] = []
+        records: list[Any] = []
+        for item in listed:
+            t.record()
+            if item.__class__ is dict and item.get("id").__class__ is str:
+                numbers.append(number)
+                records.append(record_of(item, LINE))
+            else:
+                t.entry("$set message without id")
+        self.batch(numbers, records, [millis(r.timestamp) for r in records])
 
     def finish(self) -> None:
         t = self.tally
@@ -240,8 +302,16 @@ def read_gemini(files: Sequence[tuple[str, LineSource]], *, what: str = "log") -
     tally = Tally("gemini-cli")
     reader = _Reader(tally)
     tally.last_node["main"] = _ROOT
+    # A companion's name is its path from the main file's folder, or the same path.
+    main = files[0][0].rsplit("/", 1)[-1] if files else ""
     for i, (name, stream) in enumerate(files):
         tally.open(name)
+        if i > 0 and name.rsplit("/", 1)[-1] + "l" == main:
+            # The .json the .jsonl was migrated from (layouts.plan_gemini): the same
+            # conversation, its messages copies of the .jsonl's, folded by id; one the
+            # .jsonl lacks (cut short) is read as the .jsonl's own would be.
+            _document(tally, reader, stream, what)
+            continue
         if i > 0:  # a subagent's recording (chats/<parent id>/<id>.jsonl): its own series
             sub = _Reader(tally, f"subagent:{name.rsplit('/', 1)[-1].split('.')[0]}")
             yield from _lines(tally, sub, stream, what)
@@ -273,6 +343,7 @@ def _document(tally: Tally, reader: _Reader, stream: LineSource, what: str) -> N
     named = doc.get("model")
     if isinstance(named, str) and named.strip():
         reader.model = named.strip()
+    reader.in_document = True
     numbers: list[int] = []
     records: list[Any] = []
     for i, message in enumerate(doc["messages"], start=2):
@@ -286,3 +357,4 @@ def _document(tally: Tally, reader: _Reader, stream: LineSource, what: str) -> N
         numbers, records = [], []
         tally.malformed(i, Problem.coded("", "log-line-not-object"))
     reader.batch(numbers, records, [millis(r.timestamp) for r in records])
+    reader.in_document = False

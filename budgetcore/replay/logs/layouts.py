@@ -6,6 +6,7 @@ order. Pure: paths in (``/``-separated, inside the folder), sessions out.
 
 from __future__ import annotations
 
+import re
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 
@@ -33,6 +34,9 @@ __all__ = [
     "plan_goose",
     "plan_kimi",
     "plan_opencode",
+    "plan_pi",
+    "plan_qwen",
+    "qwen_workflow_journal",
     "subagent_owner",
 ]
 
@@ -150,6 +154,70 @@ def _home_files(agent: str) -> dict[str, str]:
     }
 
 
+#: What else each agent keeps in its home folder beside its sessions, none of it usage
+#: (the eighth held-out round laid out each home as a user has it; every such file was
+#: "no agent we read writes such a file"): agent -> (paths from the home, a name or a
+#: folder ending in "/" for everything under it; why, said of each). Droid's
+#: ``~/.factory`` (its logs, prompt history, MCP servers, custom droids and commands,
+#: the project instructions file; RUNTIMES.md "Droid"), pi's ``~/.pi/agent``
+#: (pi-mono ``coding-agent`` ``config.ts``: settings, auth, custom models, prompts,
+#: extensions, themes, its tools' binaries), OpenCode's and Kilo CLI's data folder
+#: (sst/opencode ``global/index.ts`` and ``storage``: auth, logs, binaries, the
+#: snapshot git store, tool output, storage's project, diff and todo records), Cline's
+#: and its forks' VS Code global storage (``settings/``, ``cache/``, ``state/``,
+#: ``checkpoints/`` beside ``tasks/``).
+_HOME_SIDE: dict[str, tuple[tuple[str, ...], str]] = {
+    "droid": (
+        ("logs/", "history.json", "mcp.json", "droids/", "commands/", "AGENTS.md"),
+        "replay.not-read.droid-home",
+    ),
+    "pi": (
+        (
+            "settings.json",
+            "auth.json",
+            "models.json",
+            "prompts/",
+            "extensions/",
+            "themes/",
+            "bin/",
+        ),
+        "replay.not-read.pi-home",
+    ),
+    "opencode": (
+        (
+            "auth.json",
+            "log/",
+            "bin/",
+            "snapshot/",
+            "tool-output/",
+            "storage/project/",
+            "storage/session_diff/",
+            "storage/todo/",
+        ),
+        "replay.not-read.opencode-home",
+    ),
+    "cline": (("settings/", "cache/", "state/", "checkpoints/"), "replay.not-read.cline-home"),
+}
+
+
+def _home_side(paths: Sequence[str], agent: str, roots: set[str]) -> tuple[tuple[str, str], ...]:
+    """The files of ``paths`` under one of ``roots`` (an agent's home folders, "" the
+    folder given) that :data:`_HOME_SIDE` names for ``agent``, each with why."""
+    if not roots:
+        return ()
+    names, why = _HOME_SIDE[agent]
+    out = []
+    for p in paths:
+        for root in roots:
+            rest = p[len(root) + 1 :] if root and p.startswith(root + "/") else p
+            if (root and rest is p) or not rest.startswith(names):
+                continue
+            if rest in names or any(n.endswith("/") and rest.startswith(n) for n in names):
+                out.append((p, why))
+                break
+    return tuple(out)
+
+
 def is_kimi_index_line(obj: dict[str, object]) -> bool:
     """A line of Kimi Code's session index, which no Claude Code line is (those have a
     ``type`` and a ``uuid``, and say ``cwd``, not ``workDir``)."""
@@ -248,9 +316,11 @@ def is_kimi_context(name: str) -> bool:
 def plan_gemini(paths: Sequence[str], present: frozenset[str]) -> Claim:
     """``chats/session-*.json(l)``, with its subagents' ``chats/<its id>/<id>.jsonl``
     (the session's file name carries its id's first 8 characters). A ``.json`` beside
-    the ``.jsonl`` of its name is not read: Gemini CLI resuming a ``.json`` session
-    writes that ``.jsonl`` with every message of it and leaves the ``.json``
-    (chatRecordingService.ts ``initialize``, "Migrate the entire legacy record")."""
+    the ``.jsonl`` of its name is a file of that session, read after it: Gemini CLI
+    resuming a ``.json`` session writes that ``.jsonl`` with every message of it and
+    leaves the ``.json`` (chatRecordingService.ts ``initialize``, "Migrate the entire
+    legacy record"), so its messages are copies the reader folds by id, and one the
+    ``.jsonl`` lacks (a file cut short) is still billed, once (gemini.read_gemini)."""
     by_prefix: dict[tuple[str, str], str] = {}
     sessions: dict[str, list[str]] = {}
     migrated: list[str] = []
@@ -267,6 +337,8 @@ def plan_gemini(paths: Sequence[str], present: frozenset[str]) -> Claim:
             stem = name.removesuffix(".jsonl").removesuffix(".json")
             by_prefix[(chats, stem.rsplit("-", 1)[-1])] = p
             sessions[p] = []
+    for p in migrated:
+        sessions[p + "l"].append(p)
     for p in paths:
         parts = p.split("/")
         top = len(parts) == 2  # <parent id>/<id>.jsonl in the chats folder given
@@ -278,11 +350,32 @@ def plan_gemini(paths: Sequence[str], present: frozenset[str]) -> Claim:
     # user typed, for the input's history, with no usage in them.
     projects = {chats.rpartition("/")[0] for chats, _ in by_prefix if chats.endswith("chats")}
     logs = [p for p in paths if _split(p) in {(d, "logs.json") for d in projects}]
-    return Claim(
-        _grouped(sessions),
-        _why(logs, "replay.not-read.gemini-logs")
-        + _why(migrated, "replay.not-read.gemini-migrated"),
-    )
+    return Claim(_grouped(sessions), _why(logs, "replay.not-read.gemini-logs"))
+
+
+#: Qwen Code's workflow journal, ``<project dir>/workflows/<run id>/journal.jsonl``: a
+#: ``started``, ``result`` or ``failed`` line per ``agent()`` a workflow run dispatched
+#: (its key, agent id and result), and its ``source``, for resuming the run; no usage
+#: (QwenLM/qwen-code ``packages/core/src/agents/runtime/workflow-journal.ts`` @169c4fb6).
+_QWEN_JOURNAL = re.compile(r"(?:^|/)workflows/[^/]+/journal\.jsonl\Z")
+
+
+def qwen_workflow_journal(path: str) -> bool:
+    """Whether a path (from a folder's boundary) is where Qwen Code keeps a workflow
+    run's journal (a Claude Code workflow's journal is under its session's
+    ``subagents/``: plan_claude)."""
+    return _QWEN_JOURNAL.search(path) is not None and "subagents" not in path.split("/")
+
+
+def plan_qwen(paths: Sequence[str], present: frozenset[str]) -> Claim:
+    """Qwen Code's sessions are JSON Lines files of their own (read as any other); its
+    workflow journals are not read, each said as what it is. A journal was read as a
+    session (a Claude Code workflow's journal, by its name), leaving Qwen Code's or
+    Claude Code's total unknown (the seventh held-out round)."""
+    return Claim((), _why([p for p in paths if qwen_workflow_journal(p)], _QWEN_JOURNAL_WHY))
+
+
+_QWEN_JOURNAL_WHY = "replay.not-read.qwen-workflow-journal"
 
 
 def plan_copilot(paths: Sequence[str], present: frozenset[str]) -> Claim:
@@ -410,7 +503,14 @@ def plan_opencode(paths: Sequence[str], present: frozenset[str]) -> Claim:
             storage = "/".join(parts[:-3])
             if f"{storage}/message/{parts[-1].removesuffix('.json')}" in messages:
                 notes.append(p)
-    return Claim(tuple(sessions), _why(notes, "replay.not-read.opencode-session"))
+    # The data folder: where its database is, or the folder holding its storage/.
+    homes = {_split(s.name)[0] for s in sessions if s.name.endswith(".db")}
+    for folder in messages:
+        parts = folder.split("/")
+        if len(parts) >= 3 and parts[-2] == "message" and parts[-3] == "storage":
+            homes.add("/".join(parts[:-3]))
+    side = _home_side(paths, "opencode", homes)
+    return Claim(tuple(sessions), _why(notes, "replay.not-read.opencode-session") + side)
 
 
 def _message_key(path: str) -> tuple[str, str]:
@@ -427,6 +527,22 @@ def _opencode_parts(paths: Sequence[str]) -> dict[tuple[str, str], list[str]]:
         if len(parts) >= 3 and parts[-3] == "part" and parts[-1].endswith(".json"):
             out.setdefault(("/".join(parts[:-3]), parts[-2]), []).append(p)
     return out
+
+
+def plan_pi(paths: Sequence[str], present: frozenset[str]) -> Claim:
+    """pi's sessions are JSON Lines files of their own (``sessions/--<cwd>--/<time>_
+    <uuid>.jsonl``, read as any other); the files of its home beside ``sessions/`` are
+    not read, each said as what it is."""
+    homes = {
+        "/".join(parts[: parts.index("sessions")])
+        for parts in (q.split("/") for q in present)
+        if len(parts) >= 3
+        and parts[-3] == "sessions"
+        and parts[-2].startswith("--")
+        and parts[-2].endswith("--")  # pi's --<cwd>--; Droid's folders are -<cwd>
+        and parts[-1].endswith(".jsonl")
+    }
+    return Claim((), _home_side(paths, "pi", homes))
 
 
 def plan_amp(paths: Sequence[str], present: frozenset[str]) -> Claim:
@@ -456,15 +572,19 @@ def plan_droid(paths: Sequence[str], present: frozenset[str]) -> Claim:
         settings = f"{p.removesuffix('.jsonl')}.settings.json"
         if p.endswith(".jsonl") and settings in owned:
             owned[settings].append(p)
+    homes: set[str] = set()
     for p, files in owned.items():
         parts = p.split("/")
         at = max((i for i, part in enumerate(parts[:-1]) if part == "sessions"), default=None)
         if at is not None:
+            homes.add("/".join(parts[:at]))
             for config in ("settings.json", "config.json"):
                 found = "/".join([*parts[:at], config])
                 if found in present:
                     files.append(found)
-    return Claim(_grouped(owned))
+    taken = {f for files in owned.values() for f in files}
+    side = _home_side([p for p in paths if p not in taken], "droid", homes)
+    return Claim(_grouped(owned), side)
 
 
 def plan_goose(paths: Sequence[str], present: frozenset[str]) -> Claim:
@@ -516,11 +636,14 @@ def plan_cline(paths: Sequence[str], present: frozenset[str]) -> Claim:
     # tasks/ (cline/cline HistoryItem: id, ts, task, tokensIn, tokensOut, totalCost, ...):
     # each task's totals again, which its ui_messages.json holds. It was "no agent we
     # read writes such a file" (held out in round 10i, a session indexer's Cline home).
-    for root in _roots_with(present, "tasks", lambda n: n == "ui_messages.json"):
+    homes = _roots_with(present, "tasks", lambda n: n == "ui_messages.json")
+    for root in homes:
         history = f"{root}/state/taskHistory.json" if root else "state/taskHistory.json"
         if history in present:
             unread.append((history, "replay.not-read.cline-task-history"))
-    return Claim(tuple(out), tuple(unread))
+    said = {p for p, _ in unread}
+    home = tuple(f for f in _home_side(paths, "cline", homes) if f[0] not in said)
+    return Claim(tuple(out), (*unread, *home))
 
 
 def plan_claude(paths: Sequence[str], present: frozenset[str]) -> Claim:

@@ -76,11 +76,14 @@ FORMATS: tuple[str, ...] = (
     "qwen-code",
     "kimi-cli",
     "opencode",
+    "kilo-cli",
     "amp",
     "droid",
     "goose",
     "copilot-cli",
     "cline",
+    "roo-code",
+    "kilo-code",
 )
 
 

@@ -450,6 +450,14 @@ def read_opencode_db(db: Any, name: str) -> tuple[ParsedLog, ...]:
     return tuple(opencode_db_sessions(db, name))
 
 
+def agent_of_database(name: str) -> str:
+    """Whose OpenCode-schema database a file is, by its name: Kilo CLI's ``kilo.db``
+    (Kilo CLI, a fork of OpenCode, writes the same tables in its own data folder,
+    ``~/.local/share/kilo``; ccusage 20.0.24 lists it under its own ``kilo`` command),
+    else OpenCode's. One reader, two agents' rows."""
+    return "kilo-cli" if name.replace("\\", "/").rsplit("/", 1)[-1] == "kilo.db" else "opencode"
+
+
 def opencode_db_sessions(
     db: Any, name: str, share: tuple[int, int] = (0, 1)
 ) -> Iterator[ParsedLog]:
@@ -547,7 +555,8 @@ def opencode_db_sessions(
             raise unusable(exc) from None
         has_parts = "part" in tables and {"id", "message_id", "data"} <= columns_of("part")
         tally: Tally | None = None
-        pending = Pending(Tally("opencode"))
+        fmt = agent_of_database(name)
+        pending = Pending(Tally(fmt))
         asked = Asked()
         current = ""
         number = 0
@@ -565,7 +574,7 @@ def opencode_db_sessions(
                         pending.hand_over()
                         _db_parts(db, tally, number, asked, has_parts)
                         yield tally.session(f"{name}#{current}")
-                    tally, current, number, asked = Tally("opencode"), top, 0, Asked()
+                    tally, current, number, asked = Tally(fmt), top, 0, Asked()
                     tally.lacks = lacks
                     pending = Pending(tally)
                     tally.open(f"{name}#{top}")

@@ -51,13 +51,26 @@ MESSAGE = Shape(
 )
 LINE = Shape(
     "PiRecord",
-    ("type", "id", "parentId", "timestamp", "tokensBefore", "message", "parentSession", "usage"),
+    (
+        "type",
+        "id",
+        "parentId",
+        "timestamp",
+        "tokensBefore",
+        "message",
+        "parentSession",
+        "usage",
+        "provider",
+        "modelId",
+    ),
     (("message", MESSAGE), ("usage", USAGE)),
-    texts=frozenset({"type", "id", "parentSession"}),
+    texts=frozenset({"type", "id", "parentSession", "provider", "modelId"}),
     told=frozenset({"parentId"}),
 )
 
 PARENT_COPY = "response copied from the parent session"
+#: The entries that may name the model pi runs from there on.
+_MODEL_KINDS = frozenset({"session", "model_change"})
 
 _ENTRY_TYPES = frozenset(
     {
@@ -144,6 +157,17 @@ def no_request_of(kinds: dict[str, int]) -> str:
     return "log-pi-or-droid" if kinds and kinds.keys() <= _DROID_ALIKE else ""
 
 
+def _as_priced(priced: dict[tuple[str, str | None], str], model: str, provider: str | None) -> str:
+    """A model as priced: ccusage prices a name its table lacks by a loose match; the
+    registry id of the provider pi names, then of the name's maker, stands in."""
+    found = priced.get((model, provider))
+    if found is None:
+        found = priced[model, provider] = registry_name(
+            model, () if provider is None else (provider,)
+        )
+    return found
+
+
 def read_pi(files: Sequence[tuple[str, LineSource]], *, what: str = "log") -> Steps[ParsedLog]:
     tally = Tally("pi")
     parents = tally.parents  # tree entries (only this reader writes them): seen ids
@@ -171,11 +195,19 @@ def read_pi(files: Sequence[tuple[str, LineSource]], *, what: str = "log") -> St
             last = None  # the batch's last new tree entry
             for number, rec, time in zip(numbers, records, times, strict=True):
                 kind = rec.type
-                if kind == "session":
-                    kinds.append("session")
-                    if rec.parentSession is not None:
-                        forked_at = time
-                    continue
+                if kind in _MODEL_KINDS:
+                    # The model pi runs from here on: a model_change's (pi-mono
+                    # ModelChangeEntry {provider, modelId}), or an early header's (its
+                    # SessionHeader had provider and modelId): a summary call before any
+                    # response is priced at it (``current``).
+                    named = rec.modelId
+                    if named is not None and named.strip():
+                        current = _as_priced(priced, named.strip(), rec.provider)
+                    if kind == "session":
+                        kinds.append("session")
+                        if rec.parentSession is not None:
+                            forked_at = time
+                        continue
                 if kind is None:
                     kinds.append("(no type)")
                     continue
@@ -267,18 +299,7 @@ def read_pi(files: Sequence[tuple[str, LineSource]], *, what: str = "log") -> St
                         kinds.append("message/assistant (zero usage)")
                     continue
                 model = message.model
-                if model:
-                    # ccusage prices a name its table lacks by a loose match; the registry
-                    # id of the message's provider, then of the name's maker, stands in.
-                    provider = message.provider
-                    as_priced = priced.get((model, provider))
-                    if as_priced is None:
-                        as_priced = priced[model, provider] = registry_name(
-                            model, () if provider is None else (provider,)
-                        )
-                    model = as_priced
-                else:
-                    model = None
+                model = _as_priced(priced, model, message.provider) if model else None
                 current = model
                 cost = usage.cost
                 if cost is not None:  # most lines have none: no call
