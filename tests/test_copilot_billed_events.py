@@ -102,3 +102,35 @@ def test_an_event_whose_type_is_a_list_is_an_event_of_the_store_s_session() -> N
     counts = {p.code: p.counts for p in problems}
     assert counts["log-no-requests"] == (("event of a session the session store bills", 2),)
     assert counts["log-no-requests-elsewhere"] == (("a session the session store bills", 1),)
+
+
+def test_a_problem_s_message_is_made_when_said_the_same_and_it_pickles(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """A ScenarioError renders its one line when said (str), not when raised: a
+    folder's read raises one for each session with no request (every events.jsonl the
+    store bills) and keeps its problems alone. The text is the same, and it pickles (a
+    worker process sends its exception to the parent, cli.pool)."""
+    import pickle  # noqa: PLC0415
+
+    from budgetcore import messages  # noqa: PLC0415
+    from budgetcore.errors import ScenarioError  # noqa: PLC0415
+
+    said: list[str] = []
+    original = messages.problem_rule
+
+    def counted(*args: Any, **kwargs: Any) -> str:
+        said.append(args[0])
+        return original(*args, **kwargs)
+
+    monkeypatch.setattr(messages, "problem_rule", counted)
+    store = (STORE / "session-store.db").read_bytes()
+    with pytest.raises(NoRequests) as raised:
+        read_session([(EVENTS, _START + _SHUTDOWN), ("session-store.db", store)])
+    assert said == []
+    text = str(raised.value)
+    assert text.startswith("log has no usable request in this Copilot CLI file: lines read: 2")
+    assert said
+    error = ScenarioError(list(raised.value.problems))
+    back = pickle.loads(pickle.dumps(error))
+    assert (str(back), back.problems) == (text, error.problems)
