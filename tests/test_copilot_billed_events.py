@@ -46,6 +46,11 @@ CASES = [
     ("an array", _START + b"[1]\n" + _SHUTDOWN, False),
     ("a late malformed line", _START + _MESSAGE * 1_500 + b"{\n", False),
     (
+        "a compaction",
+        _START + b'{"type":"session.compaction_start","data":{},"timestamp":"t"}\n' + _SHUTDOWN,
+        False,
+    ),
+    (
         "OpenTelemetry attributes",
         _START + b'{"attributes":{"gen_ai.usage.input_tokens":3},"name":"chat"}\n',
         False,

@@ -171,9 +171,10 @@ def billed_events(
     ``compiled.CopilotKind`` (no dict made of a line: 360 such files were most of a
     home's events read, docs/performance.md, speed40n); None once counted. Where any
     line does not fit (blank, malformed, ``data`` no object, OpenTelemetry
-    ``attributes``) or the compiled decoder is not offered, nothing is counted and the
-    file's rows are given as :meth:`Tally.lines` gives them, its batches read so far
-    first: the caller reads them as before, to the same ledger."""
+    ``attributes``), a line is a ``session.compaction_start``, or the compiled decoder
+    is not offered, nothing is counted and the file's rows are given as
+    :meth:`Tally.lines` gives them, its batches read so far first: the caller reads
+    them as before, to the same ledger."""
     read = numbered_batches(stream, what)
     compiled = _kinds_decoder()
     if compiled is None:
@@ -188,7 +189,9 @@ def billed_events(
         if kinds is None or None in kinds:
             return tally.skeleton_rows(chain(held, read), skeleton)
         for k in kinds:
-            if k.attributes is not unset:
+            # A compaction's line is read in full too: where and when it fell in the
+            # store's session is more than a count keeps (a few lines of a long session).
+            if k.attributes is not unset or k.type == "session.compaction_start":
                 return tally.skeleton_rows(chain(held, read), skeleton)
             data = k.data
             if data is not unset and carries_usage(
