@@ -273,7 +273,14 @@ class ScenarioError(ValueError):
         if not problems:
             raise ValueError("ScenarioError needs at least one problem")
         self.problems: tuple[Problem, ...] = tuple(problems)
-        super().__init__(self.one_line())
+        # The message is made when said (__str__), not here: a folder's read raises one
+        # for each session with no request and keeps its problems alone (rendering it
+        # was about 74 k instructions of a 52-line Copilot CLI file's 1.09 M,
+        # docs/performance.md, speed40n). The problems are the argument: it pickles.
+        super().__init__(self.problems)
+
+    def __str__(self) -> str:
+        return self.one_line()
 
     def one_line(self) -> str:
         """Every problem, or as many as fit a readable line and how many more there are."""

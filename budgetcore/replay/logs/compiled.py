@@ -53,11 +53,13 @@ __all__ = [
     "AmpThread",
     "ClaudeLine",
     "CodexLine",
+    "CopilotKind",
     "amp_decoder",
     "astuple",
     "batch_ok",
     "claude_decoder",
     "codex_decoder",
+    "copilot_kind_decoder",
     "decode_batch",
     "document_decoder",
     "plain",
@@ -242,6 +244,32 @@ class CopilotLine(Struct, gc=False):
     _hrTime: Any = msgspec.field(default=UNSET, name="_hrTime")
     time: Any = UNSET
     attributes: CopilotAttributes | UnsetType = UNSET  # type: ignore[valid-type]
+
+
+class CopilotKindData(Struct, gc=False):
+    modelMetrics: Any = UNSET
+    compactionTokensUsed: Any = UNSET
+
+
+class CopilotKind(Struct, gc=False):
+    """An events.jsonl line of a session Copilot CLI's session store bills, what
+    ``copilot_store.billed_events`` counts it by: its type, whether its data carries a
+    usage, and whether it has OpenTelemetry ``attributes`` (the file is then read in
+    full, as an export). A line it does not fit (``data`` no object) is read as before."""
+
+    type: Any = UNSET
+    data: CopilotKindData | UnsetType = UNSET
+    attributes: Raw | UnsetType = UNSET
+
+
+def copilot_kind_decoder() -> Callable[[bytes], CopilotKind] | None:
+    """The :class:`CopilotKind` line decoder, or None: read with the standard library."""
+    return _copilot_kind_decoder() if _enabled() else None
+
+
+@cache
+def _copilot_kind_decoder() -> Callable[[bytes], CopilotKind]:
+    return msgspec.json.Decoder(CopilotKind, float_hook=read_number).decode
 
 
 class AmpMessage(TypedDict, total=False):

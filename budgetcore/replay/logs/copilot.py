@@ -47,12 +47,18 @@ from typing import Any
 
 from budgetcore.errors import Problem
 from budgetcore.inputs.numbers import MAX_TOKENS, bound_text
-from budgetcore.replay.logs.copilot_store import _identity, _model_name, _store_ids
+from budgetcore.replay.logs.copilot_store import (
+    _identity,
+    _model_name,
+    _store_ids,
+    billed_events,
+    carries_usage,
+    count_billed,
+)
 from budgetcore.replay.logs.layouts import (
     COPILOT_BY_EVENTS,
     COPILOT_BY_EXPORT_EVENT,
     COPILOT_BY_STORE,
-    COPILOT_BY_STORE_EVENT,
     copilot_session_of,
     is_copilot_events,
     is_copilot_export,
@@ -147,7 +153,14 @@ def read_copilot(files: Sequence[tuple[str, LineSource]], *, what: str = "log") 
         # A file with any OpenTelemetry record (``attributes``) is read as one, every
         # line of it; else as events. Lines are held only until the first such record
         # (events files are short): an export is read as it streams.
-        rows = iter(tally.lines(stream, what, SKELETON))
+        if name is files[0][0] and covered is not None and _by_store(name, covered):
+            counted = billed_events(tally, stream, what, SKELETON)
+            if counted is None:
+                yield
+                continue
+            rows = iter(counted)
+        else:
+            rows = iter(tally.lines(stream, what, SKELETON))
         head: list[tuple[int, dict[str, Any]]] = []
         for row in rows:
             head.append(row)
@@ -180,8 +193,6 @@ def _session_events(
     its copy, each line an event of that session."""
     session = _events_session(name, rows)
     if session is not None and covered is not None and covered.by_store(session):
-        # Its lines counted at once, not one call each: 360 such files are most of a
-        # home's read (docs/performance.md, copilot40c).
         copies = sum(1 for _number, obj in rows if _has_usage(obj))
         # Its compactions are the store's session's (copilot_store.fold_store_companions
         # marks them there); the compaction's call is a row of the store.
@@ -190,11 +201,7 @@ def _session_events(
             for number, obj in rows
             if obj.get("type") == "session.compaction_start"
         ]
-        if len(rows) > copies:
-            tally.entries_of(((COPILOT_BY_STORE_EVENT, len(rows) - copies),))
-        if copies:
-            dups = tally.files[-1].dups
-            dups[COPILOT_BY_STORE] = dups.get(COPILOT_BY_STORE, 0) + copies
+        count_billed(tally, len(rows) - copies, copies)
         return
     if (
         session is not None
@@ -232,23 +239,21 @@ def _events_session(name: str, rows: Sequence[tuple[int, dict[str, Any]]]) -> st
     return None
 
 
-_USAGE_EVENTS = frozenset({"session.shutdown", "session.compaction_complete"})
-
-
 def _has_usage(obj: dict[str, Any]) -> bool:
-    """An event that carries a usage: a shutdown's model metrics, a compaction's call."""
-    kind = obj.get("type")
-    if kind not in _USAGE_EVENTS:  # most lines: asked first (a home's 18,000 messages)
-        return False
+    """An event that carries a usage (copilot_store.carries_usage)."""
     data = obj.get("data")
     if not isinstance(data, dict):
         return False
-    if kind == "session.shutdown":
-        metrics = data.get("modelMetrics")
-        return isinstance(metrics, dict) and bool(metrics)
-    return kind == "session.compaction_complete" and isinstance(
-        data.get("compactionTokensUsed"), dict
+    return carries_usage(
+        obj.get("type"), data.get("modelMetrics"), data.get("compactionTokensUsed")
     )
+
+
+def _by_store(name: str, covered: _Covered) -> bool:
+    """Whether ``name`` is a session-state events.jsonl whose session the store bills
+    (_session_events), told from its path before its lines are read."""
+    path = name.replace("\\", "/")
+    return is_copilot_events(path) and covered.by_store(copilot_session_of(path))
 
 
 def _companion(name: str) -> bool:

@@ -18,8 +18,9 @@ from __future__ import annotations
 
 import dataclasses
 import io
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Iterator, Sequence
 from decimal import Decimal
+from itertools import chain
 from typing import Any, Protocol, TypeVar
 
 from budgetcore.errors import Problem
@@ -32,11 +33,14 @@ from budgetcore.replay.logs.layouts import (
     is_copilot_events,
 )
 from budgetcore.replay.logs.model import FileLedger, ParsedLog
-from budgetcore.replay.logs.reader import LineSource, millis
+from budgetcore.replay.logs.reader import LineSource, compiled_from, millis, numbered_batches
 from budgetcore.replay.logs.tally import Database, Row, Tally, cache_out, counts, registry_name
 
 __all__ = [
+    "billed_events",
+    "carries_usage",
     "claims_database",
+    "count_billed",
     "fold_store_companions",
     "marked",
     "read_session_store",
@@ -245,6 +249,92 @@ def _companion(run: _Seen, event: str, copy: str | None) -> FileLedger | None:
     if blank < 0:
         return None
     return FileLedger(run.name, run.lines, blank, (), (), copies, entries)
+
+
+_USAGE_EVENTS = frozenset({"session.shutdown", "session.compaction_complete"})
+
+
+def carries_usage(kind: object, metrics: object, compaction: object) -> bool:
+    """Whether an event carries a usage, from its ``type`` and its data's
+    ``modelMetrics`` and ``compactionTokensUsed``: a shutdown's model metrics, a
+    compaction's call. A type that is no text is none (a list as ``type`` stopped the
+    read with an internal error: it cannot be looked up in a set)."""
+    if kind.__class__ is not str or kind not in _USAGE_EVENTS:  # most lines: asked first
+        return False
+    if kind == "session.shutdown":
+        return isinstance(metrics, dict) and bool(metrics)
+    return isinstance(compaction, dict)
+
+
+def count_billed(tally: Tally, events: int, copies: int) -> None:
+    """An events.jsonl of a session the store bills, in the current file's ledger: its
+    lines with a usage copies of the store's (:data:`COPILOT_BY_STORE`), every other
+    line an event of that session (:data:`COPILOT_BY_STORE_EVENT`)."""
+    if events:
+        tally.entries_of(((COPILOT_BY_STORE_EVENT, events),))
+    if copies:
+        dups = tally.files[-1].dups
+        dups[COPILOT_BY_STORE] = dups.get(COPILOT_BY_STORE, 0) + copies
+
+
+#: The most bytes of an events.jsonl :func:`billed_events` holds to give again: past
+#: them the file is read as any events.jsonl (its rows held, as they were before).
+_HELD_BYTES = 1 << 20
+
+
+def billed_events(
+    tally: Tally, stream: LineSource, what: str, skeleton: str
+) -> Iterator[tuple[int, dict[str, Any]]] | None:
+    """An events.jsonl whose session the store bills, counted into the current file's
+    ledger (:func:`count_billed`) from each line's type and usage alone, decoded as
+    ``compiled.CopilotKind`` (no dict made of a line: 360 such files were most of a
+    home's events read, docs/performance.md, speed40n); None once counted. Where any
+    line does not fit (blank, malformed, ``data`` no object, OpenTelemetry
+    ``attributes``), a line is a ``session.compaction_start``, or the compiled decoder
+    is not offered, nothing is counted and the file's rows are given as
+    :meth:`Tally.lines` gives them, its batches read so far first: the caller reads
+    them as before, to the same ledger."""
+    read = numbered_batches(stream, what)
+    compiled = _kinds_decoder()
+    if compiled is None:
+        return tally.skeleton_rows(read, skeleton)
+    decode, unset = compiled.copilot_kind_decoder(), compiled.UNSET
+    held: list[tuple[int, list[bytes]]] = []
+    size = lines = copies = 0
+    for first, batch in read:
+        held.append((first, batch))
+        size += sum(map(len, batch))
+        kinds = compiled.decode_batch(decode, batch) if size <= _HELD_BYTES else None
+        if kinds is None or None in kinds:
+            return tally.skeleton_rows(chain(held, read), skeleton)
+        for k in kinds:
+            # A compaction's line is read in full too: where and when it fell in the
+            # store's session is more than a count keeps (a few lines of a long session).
+            if k.attributes is not unset or k.type == "session.compaction_start":
+                return tally.skeleton_rows(chain(held, read), skeleton)
+            data = k.data
+            if data is not unset and carries_usage(
+                k.type, data.modelMetrics, data.compactionTokensUsed
+            ):
+                copies += 1
+        lines = first + len(batch) - 1
+    tally.files[-1].lines = lines
+    count_billed(tally, lines - copies, copies)
+    return None
+
+
+def _kinds_decoder() -> Any:
+    """:mod:`.compiled` where it offers ``copilot_kind_decoder`` and is worth its import
+    (``compiled_from``: msgspec loaded, or a megabyte of logs read), else None."""
+    if not compiled_from(1):
+        return None
+    try:
+        from budgetcore.replay.logs import compiled  # noqa: PLC0415 (msgspec, on demand)
+    except ImportError:
+        return None
+    if compiled.copilot_kind_decoder() is None or not compiled.stack_room():
+        return None
+    return compiled
 
 
 #: The session ids the last session store read bills, beside what identifies its bytes

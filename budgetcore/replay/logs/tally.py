@@ -169,7 +169,7 @@ class Tally:
         ``steps``: a batch's end is given too, as line 0 (no line has that number), for
         a reader in steps to yield there (reader.Steps)."""
         if skeleton:
-            return self._skeleton_lines(stream, what, skeleton, steps)
+            return self.skeleton_rows(numbered_batches(stream, what), skeleton, steps)
         return self._plain_lines(stream, what, steps)
 
     def _object(self, f: _File, number: int, raw: bytes) -> dict[str, object] | None:
@@ -197,15 +197,17 @@ class Tally:
             if value is not None:
                 yield number, value
 
-    def _skeleton_lines(
-        self, stream: LineSource, what: str, skeleton: str, steps: bool = False
+    def skeleton_rows(
+        self, read: Iterable[tuple[int, list[bytes]]], skeleton: str, steps: bool = False
     ) -> Iterator[tuple[int, dict[str, object]]]:
-        """:meth:`lines`, a batch at a time: each line through the skeleton decoder
-        once it is worth its import (``compiled_from``), and in full where it gives
-        none (no msgspec, the page, a line the skeleton does not fit)."""
+        """:meth:`lines` of the batches ``read`` (``numbered_batches``'s), a batch at a
+        time: each line through the skeleton decoder once it is worth its import
+        (``compiled_from``), and in full where it gives none (no msgspec, the page, a
+        line the skeleton does not fit). A reader that read batches ahead for a cheaper
+        decode gives them here again when it could not use it (copilot_store)."""
         f = self.files[-1]
         batches: Any = None  # None: not yet asked; False: read in full
-        for first, batch in numbered_batches(stream, what):
+        for first, batch in read:
             if steps and first > 1:
                 yield 0, BATCH_END
             if batches is None and compiled_from(first, sum(map(len, batch))):
