@@ -656,19 +656,25 @@ def read_log_sessions(path: str, fmt: str | None, shown: str) -> list[Any]:
 
 
 def log_sessions(
-    path: str, fmt: str | None, shown: str, share: tuple[int, int] = (0, 1)
+    path: str,
+    fmt: str | None,
+    shown: str,
+    share: tuple[int, int] = (0, 1),
+    *,
+    usage: bool = False,
 ) -> Generator[Any, None, None]:
     """:func:`read_log_sessions` one session at a time where the agent's reader hands
     them over so (OpenCode's database): a folder's read measures each and keeps what
     its output needs before the next is read (docs/performance.md). The file is
-    closed when the iteration ends or is closed."""
+    closed when the iteration ends or is closed. ``usage``: a usage-only read
+    (``--usage``: replay.logs.database_sessions)."""
     from budgetcore.replay.logs import database_sessions, read_sessions  # noqa: PLC0415
 
     db = _read_only(path) if path != "-" else None
     if db is not None:
         try:
             with collector_paused():
-                for log in database_sessions(db, shown, fmt, share):
+                for log in database_sessions(db, shown, fmt, share, usage=usage):
                     yield _named(log, shown)
         finally:
             db.close()
@@ -754,7 +760,7 @@ def _database_runs(
     _root, fmt, scenario, options, replay_it = settings
     runs: list[Any] = []
     try:
-        with contextlib.closing(log_sessions(path, fmt, name, share)) as logs:
+        with contextlib.closing(log_sessions(path, fmt, name, share, usage=not replay_it)) as logs:
             for log in logs:
                 try:
                     run = _paused_run(

@@ -728,12 +728,18 @@ def _read_database(found: Agent, head: Database, name: str) -> tuple[ParsedLog, 
 
 
 def _database_sessions(
-    found: Agent, head: Database, name: str, share: tuple[int, int] = (0, 1)
+    found: Agent,
+    head: Database,
+    name: str,
+    share: tuple[int, int] = (0, 1),
+    usage: bool = False,
 ) -> Iterable[ParsedLog]:
     if found.read_database is None or head.db is None:
         raise _unknown(head, name)
     k, n = share
-    if n == 1:
+    if n == 1 and usage and found.reads_usage:
+        sessions = found.read_database(head.db, name, usage=True)
+    elif n == 1:
         sessions = found.read_database(head.db, name)
     elif found.reads_shares:
         sessions = found.read_database(head.db, name, share)
@@ -779,7 +785,12 @@ def read_database(db: Any, name: str, fmt: str | None = None) -> tuple[ParsedLog
 
 
 def database_sessions(
-    db: Any, name: str, fmt: str | None = None, share: tuple[int, int] = (0, 1)
+    db: Any,
+    name: str,
+    fmt: str | None = None,
+    share: tuple[int, int] = (0, 1),
+    *,
+    usage: bool = False,
 ) -> Iterator[ParsedLog]:
     """:func:`read_database` a session at a time where the agent's reader hands them
     over so (OpenCode's): the caller may measure each and let it go before the next is
@@ -787,7 +798,9 @@ def database_sessions(
     a problem met midway is raised by the iteration. Read it to its end before closing
     ``db``. ``share`` (k, n): only the sessions of share k of n, in the database's order
     (one large database read by n processes, each its share); an agent whose reader
-    reads no share reads the whole in share 0 and nothing in the others."""
+    reads no share reads the whole in share 0 and nothing in the others. ``usage``: the
+    read is usage-only (no backtest, no what-if): a reader that can may hold a session's
+    calls summed (model.SummedCalls, Goose's ledger)."""
     head = Database(db)
     found = agent(fmt) if fmt is not None else None
     if found is None:
@@ -797,7 +810,7 @@ def database_sessions(
         )
     if found is None:
         raise _unknown(head, name)
-    return iter(_database_sessions(found, head, name, share))
+    return iter(_database_sessions(found, head, name, share, usage))
 
 
 def _log_limit() -> int:

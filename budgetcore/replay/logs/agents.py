@@ -64,9 +64,9 @@ def _of(module: str, name: str) -> Callable[..., Any]:
     every start-up, docs/performance.md)."""
     full = f"budgetcore.replay.logs.{module}"
 
-    def call(*args: Any) -> Any:
+    def call(*args: Any, **kwargs: Any) -> Any:
         found = sys.modules.get(full) or import_module(full)
-        return getattr(found, name)(*args)
+        return getattr(found, name)(*args, **kwargs)
 
     call.__name__ = name
     return call
@@ -102,6 +102,9 @@ class Agent:
     # sessions of that share only, in the database's order (one large database read by
     # several processes, the CLI's folder read). False: read whole by one process.
     reads_shares: bool = False
+    # Whether ``read_database`` takes ``usage=True``: a usage-only read (``replay --log
+    # ... --usage``), whose sessions may hold their calls summed (model.SummedCalls).
+    reads_usage: bool = False
     # Which files of a folder are its sessions (budgetcore.replay.logs.layouts); None: its
     # files are JSON Lines sessions of their own, each read alone.
     plan: Planner | None = None
@@ -421,6 +424,7 @@ AGENTS: tuple[Agent, ...] = (
         at_once(_of("goose_jsonl", "read_goose_jsonl")),
         claims_database=_of("goose", "claims_database"),
         read_database=_of("goose", "read_goose_db"),
+        reads_usage=True,
         plan=layouts.plan_goose,
         no_request_of=_of("goose_jsonl", "no_request_of"),
         no_bill=_GOOSE_NO_BILL,

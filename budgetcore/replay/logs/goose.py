@@ -62,14 +62,16 @@ from __future__ import annotations
 import itertools
 import json
 from collections.abc import Iterator
-from decimal import Decimal, InvalidOperation
+from dataclasses import replace
+from decimal import Decimal, InvalidOperation, getcontext
 from functools import partial
 from operator import is_not, itemgetter
 from typing import Any, cast
 
 from budgetcore.errors import Problem, ScenarioError
 from budgetcore.inputs.numbers import MAX_TOKENS, bound_text
-from budgetcore.replay.logs.model import ParsedLog, summary_series
+from budgetcore.registry.prices import MONEY
+from budgetcore.replay.logs.model import LogSeries, ParsedLog, SummedCalls, summary_series
 from budgetcore.replay.logs.reader import count_of, millis
 from budgetcore.replay.logs.tally import (
     SUMMED,
@@ -80,6 +82,7 @@ from budgetcore.replay.logs.tally import (
     registry_name,
     sqlite,
 )
+from budgetcore.replay.logs.usage import base_tier, priced_model
 
 __all__ = ["TOTALS_WHY", "claims_database", "read_goose_db"]
 
@@ -220,9 +223,11 @@ def _split(fresh: int, read: int, write: int) -> int:
     return rest if rest >= 0 else fresh
 
 
-def read_goose_db(db: Any, name: str) -> tuple[ParsedLog, ...]:
+def read_goose_db(db: Any, name: str, *, usage: bool = False) -> tuple[ParsedLog, ...]:
     """Every session of a ``sessions.db`` (open: ``db``, a sqlite3 connection the
-    caller closes)."""
+    caller closes). ``usage``: the read is usage-only (``replay --log ... --usage``),
+    so a plain ledger of calls alone is summed per session by SQLite
+    (:func:`_summed_read`), its calls never read one by one."""
     sqlite3 = sqlite()
     try:
         has = {str(r[1]) for r in db.execute("PRAGMA table_info(sessions)").fetchall()}
@@ -235,7 +240,8 @@ def read_goose_db(db: Any, name: str) -> tuple[ParsedLog, ...]:
             tables = ", ".join(sorted(str(n[0]) for n in names)[:8])
             raise ScenarioError([Problem.coded("log", "log-unknown-database", tables=tables)])
         rows: list[Any] = db.execute(_query(has)).fetchall()
-        ledger, costs = _ledger(db)
+        summed = _summed_ledger(db) if usage else None
+        ledger, costs = ({}, None) if summed is not None else _ledger(db)
     except sqlite3.Error as exc:
         raise ScenarioError(
             [
@@ -250,38 +256,48 @@ def read_goose_db(db: Any, name: str) -> tuple[ParsedLog, ...]:
         counted = dict(db.execute("SELECT session_id, COUNT(*) FROM messages GROUP BY session_id"))
     except sqlite3.Error:
         counted = {}
-    out = []
+    if summed is not None:
+        ledger_of: dict[object, list[Any]] = {sid: [pair] for sid, pair in summed.items()}
+        values_of: dict[str, Decimal] = {}
+        try:
+            return tuple(
+                _session(
+                    shown,
+                    values,
+                    model=model,
+                    created=created,
+                    calls=[],
+                    counted=counted,
+                    costs=None,
+                    summed=_summed_calls(calls[0] if calls else None, model, values_of),
+                )
+                for shown, values, model, created, calls in _each(rows, ledger_of, name)
+            )
+        except _ReadWhole:
+            ledger, costs = _ledger(db)  # a session its sums cannot stand for: read whole
+    return tuple(
+        _session(
+            shown, values, model=model, created=created, calls=calls, counted=counted, costs=costs
+        )
+        for shown, values, model, created, calls in _each(rows, ledger, name)
+    )
+
+
+def _each(
+    rows: list[Any], ledger: dict[object, list[Any]], name: str
+) -> Iterator[tuple[str, tuple[object, ...] | None, str | None, object, list[Any]]]:
+    """Each session as shown, its row's values (None: no row), model, creation time and
+    ledger rows: the ``sessions`` rows in their order, then the ledger's sessions whose
+    row is gone (``ledger`` is emptied)."""
     # A config's model once: a database's sessions mostly share one config text, and
     # its JSON read cost a few µs a session (2,000 small sessions).
     models: dict[object, str | None] = {}
     for sid, config, created, *values in rows:
-        calls = ledger.pop(sid, [])
         if config not in models:
             models[config] = _model(config)
-        out.append(
-            _session(
-                f"{name}#{sid}",
-                tuple(values),
-                model=models[config],
-                created=created,
-                calls=calls,
-                counted=counted,
-                costs=costs,
-            )
-        )
+        yield f"{name}#{sid}", tuple(values), models[config], created, ledger.pop(sid, [])
     for sid in sorted(ledger, key=str):  # ledger rows whose session row is gone
-        out.append(
-            _session(
-                f"{name}#{sid}",
-                None,
-                model=None,
-                created=None,
-                calls=ledger[sid],
-                counted=counted,
-                costs=costs,
-            )
-        )
-    return tuple(out)
+        yield f"{name}#{sid}", None, None, None, ledger[sid]
 
 
 def _ledger(db: Any) -> tuple[dict[object, list[Any]], dict[str | None, Decimal | None] | None]:
@@ -330,24 +346,64 @@ def _plain(has: set[str]) -> str | None:
     return f"SELECT {' AND '.join(checks)} FROM usage_ledger"
 
 
+def _plain_of(has: set[str]) -> str | None:
+    """:func:`_plain`'s test alone, an aggregate (of the whole ledger, or of one
+    session's rows: every group plain is every row plain)."""
+    where = _plain(has)
+    return (
+        None if where is None else where.removeprefix("SELECT ").removesuffix(" FROM usage_ledger")
+    )
+
+
+def _is_plain(db: Any, has: set[str]) -> bool:
+    """Whether every ledger row is plain (:func:`_plain`), its ``cost_source`` texts
+    decoded too."""
+    where = _plain(has)
+    if where is None:
+        return False
+    sqlite3 = sqlite()
+    try:
+        if db.execute(where).fetchone() != (1,):
+            return False
+    except sqlite3.Error:
+        return False  # the general read meets it, and says so
+    return _decodes(db, has)
+
+
+def _decodes(db: Any, has: set[str]) -> bool:
+    """Whether every ``cost_source`` decodes: the plain query tells a carried row in
+    SQL, and a text that fails to decode fails the general read, which says so."""
+    if "cost_source" not in has:
+        return True
+    try:
+        db.execute("SELECT DISTINCT cost_source COLLATE BINARY FROM usage_ledger").fetchall()
+    except sqlite().Error:
+        return False
+    return True
+
+
 def _plain_query(has: set[str]) -> str:
     """Each row's session, counts (NULL as 0), model, time in ms, cost as SQLite's text
     and kind (:data:`_CALL` and the others), in :func:`_ledger_query`'s order."""
     counts = ", ".join(f"ifnull({c}, 0)" if c in has else "0" for c in _LEDGER_COUNTS)
     model = "model" if "model" in has else "NULL"
     cost = "CAST(cost AS TEXT)" if "cost" in has else "NULL"
+    return (
+        f"SELECT session_id, {counts}, {model}, created_timestamp * 1000, {cost}, "
+        f"{_kind_sql(has)} FROM usage_ledger ORDER BY session_id, created_timestamp, id"
+    )
+
+
+def _kind_sql(has: set[str]) -> str:
+    """A plain row's kind (:data:`_CALL` and the others), in SQL."""
     nothing = " AND ".join(f"ifnull({c}, 0) = 0" for c in _LEDGER_COUNTS if c in has) or "1"
     # No text but 'carried_forward' equals it (a number or a blob never does), as in
     # Python; every is_compaction is whole or NULL (:func:`_plain`).
     carried = f"cost_source = '{_CARRIED}' COLLATE BINARY" if "cost_source" in has else "0"
     compaction = "is_compaction <> 0" if "is_compaction" in has else "0"
-    kind = (
+    return (
         f"CASE WHEN {nothing} THEN {_ENTRY} WHEN {carried} THEN {_CARRIED_ROW} "
         f"WHEN {compaction} THEN {_COMPACTION} ELSE {_CALL} END"
-    )
-    return (
-        f"SELECT session_id, {counts}, {model}, created_timestamp * 1000, {cost}, {kind} "
-        "FROM usage_ledger ORDER BY session_id, created_timestamp, id"
     )
 
 
@@ -365,19 +421,8 @@ def _plain_rows(
     general read cost about 5 µs a row), and each distinct cost text's value. None: a
     row is not (the general read says which, and how), or a column the check needs is
     missing."""
-    where = _plain(has)
-    if where is None:
+    if not _is_plain(db, has):
         return None
-    sqlite3 = sqlite()
-    try:
-        if db.execute(where).fetchone() != (1,):
-            return None
-        if "cost_source" in has:
-            # Its distinct values decoded (the plain query tells a carried row in SQL):
-            # a text that fails to decode fails the general read, which says so.
-            db.execute("SELECT DISTINCT cost_source COLLATE BINARY FROM usage_ledger").fetchall()
-    except sqlite3.Error:
-        return None  # the general read meets it, and says so
     rows = db.execute(_plain_query(has)).fetchall()
     costs: dict[str | None, Decimal | None] = {None: None}
     for text in set(map(itemgetter(_COST), rows)) - {None}:
@@ -386,6 +431,135 @@ def _plain_rows(
             return None  # a cost that is no number of dollars: malformed, in its line
         costs[text] = cost
     return {sid: list(group) for sid, group in itertools.groupby(rows, itemgetter(0))}, costs
+
+
+def _summed_ledger(db: Any) -> dict[object, tuple[Any, list[Any]]] | None:
+    """For a usage-only read: each session's ledger rows summed by SQLite
+    (:func:`_summed_query`) with its costs (their texts and calls), where every row is
+    plain (:func:`_plain`, told per session in the same pass) and a call (no row of no
+    tokens, no spend carried forward, no compaction: those make entries, summed usage
+    and compactions in their places), and every ``session_id`` a text grouped as Python
+    tells texts apart (the table declares no collation). None: the calls are read
+    (:func:`_ledger`)."""
+    has = {str(r[1]) for r in db.execute("PRAGMA table_info(usage_ledger)").fetchall()}
+    plain = _plain_of(has)
+    if "session_id" not in has or plain is None:
+        return None
+    sqlite3 = sqlite()
+    try:
+        made = db.execute(
+            "SELECT sql FROM sqlite_master WHERE type = 'table' AND name = 'usage_ledger'"
+        ).fetchone()
+        if made is None or "collate" in str(made[0]).lower():
+            return None
+        rows = db.execute(_summed_query(has, plain)).fetchall()
+        if any(not isinstance(r[0], str) or r[1] != 1 or r[2] != _CALL for r in rows):
+            return None
+        if not _decodes(db, has):
+            return None
+        if any(r[_SPLIT] or r[_SPLIT + 1] for r in rows):
+            # A call whose cache counts exceed its input, or whose total holds
+            # reasoning: each call's parts summed as _plain_calls makes them.
+            rows = db.execute(_summed_query(has, plain, split=True)).fetchall()
+        # A session of one cost text (its least and largest the same text, all of one
+        # type: SQLite's text of a number grows with it) is its calls times it; others,
+        # each distinct cost (a number and its type: 1 and 1.0 are equal in SQL, not
+        # in their text).
+        costs: dict[object, list[Any]] = {
+            r[0]: [(r[0], r[_COSTS], r[_COSTS + 2])] for r in rows if r[_COSTS + 2]
+        }
+        if any(r[_COSTS] != r[_COSTS + 1] or r[_COSTS + 3] not in (0, r[_COSTS + 2]) for r in rows):
+            priced = db.execute(
+                "SELECT session_id, CAST(cost AS TEXT), count(*) FROM usage_ledger "
+                "WHERE cost IS NOT NULL GROUP BY session_id, cost, typeof(cost) ORDER BY 1"
+            ).fetchall()
+            costs = {sid: list(group) for sid, group in itertools.groupby(priced, itemgetter(0))}
+    except (sqlite3.Error, UnicodeDecodeError):
+        return None  # a sum past SQLite's integers, a text that is no UTF-8: read them
+    return {r[0]: (r[_SUMS:_SPLIT], costs.get(r[0], [])) for r in rows}
+
+
+#: Where a summed row (:func:`_summed_query`) holds its sums, whether its calls must
+#: be split, and its costs.
+_SUMS, _SPLIT, _COSTS = 3, 16, 18
+
+
+def _summed_query(has: set[str], plain: str, *, split: bool = False) -> str:
+    """Per session: whether its rows are plain (``plain``: :func:`_plain_of`), the
+    largest kind (:func:`_kind_sql`); its smallest and largest model and the calls that
+    name one, the calls, the sums of what :func:`_plain_calls` makes of each (uncached
+    input, cache read, cache write, output with reasoning, reasoning), of the ledger's
+    own counts (input, output, total: the session row's comparison) and the largest
+    context; how many calls have cache counts above their input and a total above
+    their input and output; its least and largest cost as text, the calls with one,
+    and those whose cost is a REAL.
+    Not ``split``: those three parts as where no call has either (the second query)."""
+    f, o, t, c, w = (f"ifnull({x}, 0)" if x in has else "0" for x in _LEDGER_COUNTS)
+    if split:
+        fresh = f"CASE WHEN {f} >= {c} + {w} THEN {f} - {c} - {w} ELSE {f} END"
+        beyond = f"{t} > {f} + {o}"
+        parts = (
+            f"sum({fresh}), sum({c}), sum({w}), "
+            f"sum(CASE WHEN {beyond} THEN {t} - {f} ELSE {o} END), "
+            f"sum(CASE WHEN {beyond} THEN {t} - {f} - {o} ELSE 0 END)"
+        )
+        context = f"max({fresh} + {c} + {w})"
+    else:
+        parts = f"sum({f}) - sum({c}) - sum({w}), sum({c}), sum({w}), sum({o}), 0"
+        context = f"max({f})"
+    model = "model" if "model" in has else "NULL"
+    cost = "cost" if "cost" in has else "NULL"
+    return (
+        f"SELECT session_id, {plain}, max({_kind_sql(has)}), min({model}), max({model}), "
+        f"count({model}), count(*), {parts}, sum({f}), sum({o}), sum({t}), {context}, "
+        f"count(CASE WHEN {f} < {c} + {w} THEN 1 END), "
+        f"count(CASE WHEN {t} > {f} + {o} THEN 1 END), "
+        f"CAST(min({cost}) AS TEXT), CAST(max({cost}) AS TEXT), count({cost}), "
+        f"count(CASE WHEN typeof({cost}) = 'real' THEN 1 END) "
+        "FROM usage_ledger GROUP BY 1 ORDER BY 1"
+    )
+
+
+class _ReadWhole(Exception):
+    """A session's summed calls cannot stand for its calls: the ledger is read."""
+
+
+def _summed_calls(
+    summed: tuple[Any, list[Any]] | None, model: str | None, values: dict[str, Decimal]
+) -> tuple[SummedCalls, list[int]] | None:
+    """A session's summed row and costs (:func:`_summed_ledger`) as :class:`SummedCalls`
+    and the ledger's sums (input, output, total, cache read, cache write); None: no
+    ledger row. ``values``: each cost text's value, filled as met. Raises
+    :class:`_ReadWhole` where its calls name more than one model (the order of their
+    first calls would count), pay above the model's first price tier, or log a cost
+    that is no number of dollars or costs whose sum would round as
+    :func:`_plain_calls` adds them."""
+    if summed is None:
+        return None
+    row, priced = summed
+    low, high, named, n, fresh, read, write, out, think, *own, context = row
+    if named not in (0, n) or low != high:
+        raise _ReadWhole
+    final = _priced(low) or model
+    if not base_tier(None if final is None else priced_model(final), context):
+        raise _ReadWhole
+    logged = Decimal(0)
+    logged_n = 0
+    for _sid, text, count in priced:
+        value = values.get(text)
+        if value is None:
+            found = _cost("usage_ledger.cost", "real", text)
+            if not isinstance(found, Decimal):
+                raise _ReadWhole  # the general read says which row, and why
+            value = values[text] = found
+        logged = MONEY.add(logged, MONEY.multiply(value, Decimal(count)))
+        logged_n += count
+    if len(logged.as_tuple().digits) > getcontext().prec:
+        raise _ReadWhole  # its running sum would round in the default context
+    parts = (fresh, write, 0, read, out, think)
+    used = (fresh > 0, write > 0, read > 0, out > 0)
+    calls = SummedCalls(n, final, parts, used, context=context, logged=logged, logged_n=logged_n)
+    return calls, [*own, read, write]
 
 
 #: Whether a cost is one (not None), in C: a cost of 0 is one, and its places count
@@ -409,19 +583,25 @@ def _session(
     calls: list[Any],
     counted: dict[object, int],
     costs: dict[str | None, Decimal | None] | None,
+    summed: tuple[SummedCalls, list[int]] | None = None,
 ) -> ParsedLog:
     """One session: its row's ``values`` (the counts of :data:`_COUNTS`, then its cost's
     class and text; None: no row) and its ledger rows ``calls`` (plain rows where
-    ``costs``, their cost texts' values, is given: :func:`_plain_rows`)."""
+    ``costs``, their cost texts' values, is given: :func:`_plain_rows`), or its calls
+    ``summed`` for a usage-only read (:func:`_summed_calls`, with the ledger's sums)."""
     tally = Tally("goose")
     tally.open(shown)
     sums = [0] * 5  # the ledger's input, output, total, cache read, cache write
     start = 2 if values is not None else 1
-    logged = (
-        _calls(tally, calls, model, sums, start)
-        if costs is None
-        else _plain_calls(tally, calls, model, sums, start, costs=costs)
-    )
+    if summed is not None:
+        tally.files[-1].lines += len(summed[0])
+        sums = summed[1]
+        logged = summed[0].logged
+        calls = [summed]  # the session has ledger rows
+    elif costs is None:
+        logged = _calls(tally, calls, model, sums, start)
+    else:
+        logged = _plain_calls(tally, calls, model, sums, start, costs=costs)
     if values is not None:
         # A malformed ledger row leaves the ledger's sums unknown: no excess is billed
         # (it would bill that row's tokens through the session row).
@@ -446,7 +626,14 @@ def _session(
     if tally.requests and all(series == SUMMED for _r, series, _n, _off in tally.requests):
         # Nothing to replay (spend carried forward alone), as a totals-only session.
         tally.totals_only = TOTALS_WHY
-    return tally.session(shown)
+    if summed is None:
+        return tally.session(shown)
+    if tally.requests:
+        raise _ReadWhole  # its row bills beyond the ledger: a series of its own
+    log = tally.session(shown)
+    # The calls as the main series (Tally.session's for them: one file, all on it).
+    ledger = replace(log.ledger[0], requests=(("main", len(summed[0]), 0),))
+    return replace(log, series=(LogSeries("main", summed[0], ()),), ledger=(ledger,))
 
 
 def _counts(values: tuple[object, ...]) -> list[int] | Problem:

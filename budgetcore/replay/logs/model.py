@@ -38,6 +38,7 @@ __all__ = [
     "LogRequest",
     "LogSeries",
     "ParsedLog",
+    "SummedCalls",
     "folder_lines",
     "new_request",
     "sent_as_fields",
@@ -339,6 +340,60 @@ def summary_series(of: str) -> str:
 FOREIGN_LINES = frozenset({"log-line-codex-in-claude", "log-line-claude-in-codex"})
 
 _MODEL_OF = itemgetter(5)  # LogRequest.model
+
+
+class SummedCalls(Sequence[LogRequest]):
+    """A series' requests as one reader summed them for a usage-only read (``replay
+    --log ... --usage``: no backtest, no what-if, no turn), never built one by one:
+    ``n`` calls of one ``model``, their counts' sums in :meth:`LogRequest.usage`'s
+    order (``parts``: uncached input, 5-minute and 1-hour cache writes, cache reads,
+    output with reasoning, reasoning), whether any call used each kind (``used``:
+    input, cache write, cache read, output), the largest context (its price tier)
+    and their logged costs' sum (``logged``, of ``logged_n`` calls). Its length and
+    :attr:`models` are the requests'; the measured usage reads the sums
+    (:func:`~budgetcore.replay.logs.usage.measured_usage`). Anything that would read a
+    request itself raises: a usage-only read never does, and a partial answer must
+    not pass for one (Goose's ledger, docs/performance.md)."""
+
+    __slots__ = ("context", "logged", "logged_n", "model", "n", "parts", "used")
+
+    def __init__(
+        self,
+        n: int,
+        model: str | None,
+        parts: tuple[int, int, int, int, int, int],
+        used: tuple[bool, bool, bool, bool],
+        *,
+        context: int,
+        logged: Decimal,
+        logged_n: int,
+    ) -> None:
+        self.n, self.model, self.parts, self.used = n, model, parts, used
+        self.context, self.logged, self.logged_n = context, logged, logged_n
+
+    @property
+    def models(self) -> Iterable[str | None]:
+        """Each request's model, in order (:func:`_models_of`): one model."""
+        return repeat(self.model, self.n)
+
+    def __len__(self) -> int:
+        return self.n
+
+    def __getitem__(self, i: Any) -> Any:
+        raise TypeError("a usage-only read's summed calls hold no request one by one")
+
+    def __reduce__(self) -> tuple[Any, ...]:
+        # A folder's runs come back from its worker processes pickled.
+        return (
+            _summed_calls,
+            (self.n, self.model, self.parts, self.used, self.context, self.logged, self.logged_n),
+        )
+
+
+def _summed_calls(*args: Any) -> SummedCalls:
+    """:class:`SummedCalls` from its values in order (its pickle)."""
+    n, model, parts, used, context, logged, logged_n = args
+    return SummedCalls(n, model, parts, used, context=context, logged=logged, logged_n=logged_n)
 
 
 def _models_of(requests: Sequence[LogRequest]) -> Iterable[Any]:

@@ -25,7 +25,7 @@ from collections.abc import Callable, Iterator, Sequence
 from operator import itemgetter
 from typing import Any, Generic, TypeVar, cast, overload
 
-from budgetcore.replay.logs.model import LogSeries, ParsedLog, new_request
+from budgetcore.replay.logs.model import LogSeries, ParsedLog, SummedCalls, new_request
 
 __all__ = ["SMALL", "Packed", "packed"]
 
@@ -89,9 +89,9 @@ SMALL = 8
 
 
 def _pack(items: Sequence[Any], as_tuples: bool, build: Callable[[Any], _T] | None) -> Any:
-    """``items`` as one marshal string, or as they are when fewer than :data:`SMALL` or
-    when one holds a value marshal cannot write (ValueError)."""
-    if len(items) < SMALL:
+    """``items`` as one marshal string, or as they are when fewer than :data:`SMALL`,
+    summed by their reader, or when one holds a value marshal cannot write (ValueError)."""
+    if len(items) < SMALL or isinstance(items, SummedCalls):  # summed: compact already
         return items
     try:
         # marshal writes plain tuples only: a request's NamedTuple is written as its

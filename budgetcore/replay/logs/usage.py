@@ -23,7 +23,7 @@ from typing import NamedTuple
 
 from budgetcore.registry.models import Resolution, resolve
 from budgetcore.registry.prices import MONEY, Prices, Rates, Usage, tier_rates
-from budgetcore.replay.logs.model import LogRequest, ParsedLog, sent_as_fields
+from budgetcore.replay.logs.model import LogRequest, ParsedLog, SummedCalls, sent_as_fields
 
 __all__ = [
     "KINDS",
@@ -314,8 +314,45 @@ def measured_usage(
     if not isinstance(requests, ParsedLog):
         accs, found = _sums(tuple(requests), resolver)
         return _usage_of(accs, found)
+    summed = _summed_calls(requests, resolver)
+    if summed is not None:
+        return with_unread(_usage_of(*summed), requests)
     accs, found = _sums(requests.all_requests(), resolver)
     return with_unread(_usage_of(accs, found), requests)
+
+
+def _summed_calls(
+    log: ParsedLog, resolver: Callable[[str], Resolution]
+) -> tuple[dict[str | None, _ModelSums], dict[str, Resolution]] | None:
+    """The sums of a log whose one series holds a reader's :class:`SummedCalls`, as
+    :func:`_one_model` sums such requests; None for any other log."""
+    if len(log.series) != 1 or not isinstance(log.main.requests, SummedCalls):
+        return None
+    calls = log.main.requests
+    assert not log.main.abandoned  # a usage-only read sums one series' branch
+    found: dict[str, Resolution] = {}
+    model = calls.model
+    prices = _priced(None if model is None else found.setdefault(model, resolver(model)))
+    # The reader sums a session's calls only where they all pay the base tier
+    # (:func:`base_tier`), with the same resolver; any other would price them apart.
+    if not base_tier(prices, calls.context):
+        raise ValueError(f"summed calls of {model} above its first price tier")
+    acc = _summed(prices, calls.n, list(calls.parts), lambda: list(calls.used))
+    if calls.logged_n:
+        acc.logged = calls.logged
+        acc.logged_requests = calls.logged_n
+    return {model: acc}, found
+
+
+def base_tier(prices: Prices | None, context: int) -> bool:
+    """Whether requests of at most ``context`` tokens, at ``prices`` (None: unpriced),
+    all pay the base price tier: then their sums are priced at once."""
+    return prices is None or not prices.tiers or context <= min(t.above for t in prices.tiers)
+
+
+def priced_model(model: str, resolver: Callable[[str], Resolution] = resolve) -> Prices | None:
+    """The prices that bill ``model``'s requests in the measured usage (None: unpriced)."""
+    return _priced(resolver(model))
 
 
 def with_unread(measured: MeasuredUsage, log: ParsedLog) -> MeasuredUsage:
