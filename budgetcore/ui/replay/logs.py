@@ -247,13 +247,14 @@ def _nothing_read(panel: ReplayPanel, lang: str) -> Markup:
     """An import without a session: none picked yet, or a folder with nothing to read
     in it (empty, or only files no agent writes), said as the CLI refuses it."""
     if panel.log_not_read:
-        first = panel.log_not_read[0][0]
+        first, why = panel.log_not_read[0]
         said = t(
             "replay.logs.no-session",
             lang,
             folder=first.split("/", 1)[0],
             n=format_int(len(panel.log_not_read)),
             first=first,
+            why=t(why, lang),
         )
     elif panel.files_picked == ("replay-folder", ()):
         from budgetcore.messages import said_list  # noqa: PLC0415
