@@ -183,8 +183,10 @@ def fold(summary: object, *children: object) -> Markup:
 _TAG = re.compile(r"(<[^>]*>)")
 #: A dollar amount with its sign, as ``units.format_money`` and ``signed_money_text``
 #: write it ("−$0.2978285", "$1,234.5"): a line may break between the sign and the
-#: dollar (two prefix characters, UAX #14), seen at 390 px in Chinese.
-_MONEY = re.compile(r"[−+±-]?\$[0-9][0-9,]*(?:\.[0-9]+)?")
+#: dollar (two prefix characters, UAX #14), seen at 390 px in Chinese; and a share
+#: with its sign, as ``asrun.ratio_text`` writes it ("+10.5 %"), whose space before
+#: "%" is a break point (a backtest's note at 390 px in Chinese).
+_WHOLE = re.compile(r"[−+±-]?\$[0-9][0-9,]*(?:\.[0-9]+)?|[−+±]?[0-9][0-9,]*(?:\.[0-9]+)? %")
 #: A name of words joined by underscores (CLAUDE_AUTOCOMPACT_PCT_OVERRIDE broke as
 #: "…_OVERR|IDE" at 390 px): set as an inline block that may break after each
 #: underscore, so the line breaks before the name where it fits on the next one, and
@@ -201,8 +203,9 @@ def _name(match: re.Match[str]) -> str:
 
 def breaks(html: object, after: str = "") -> Markup:
     """``html`` (text is escaped first, Markup kept) with its text's line breaks where a
-    reader expects them: a dollar amount in a sentence never broken (a ``span.nw``: no
-    wrap; one alone in its element is left to that element's rule), and, by
+    reader expects them: a dollar amount or a share ("+10.5 %") in a sentence never
+    broken (a ``span.nw``: no wrap; one alone in its element is left to that element's
+    rule), and, by
     ``after``, a break allowed after a path's slashes (``"/"``, ``<wbr>``) or a name's
     underscores (``"_"``, the name an inline block ``span.nb``), so that
     ``overflow-wrap: anywhere`` cuts a word only where it has no such point. Only text
@@ -210,6 +213,8 @@ def breaks(html: object, after: str = "") -> Markup:
 
     >>> breaks("−$0.25 of CLAUDE_AUTOCOMPACT", "_")
     '<span class="nw">−$0.25</span> of <span class="nb">CLAUDE_<wbr>AUTOCOMPACT</span>'
+    >>> breaks("(+1.5 %)")
+    '(<span class="nw">+1.5 %</span>)'
     >>> breaks(el("b", {"title": "a/b"}, "x/y $1"), "/")
     '<b title="a/b">x/<wbr>y <span class="nw">$1</span></b>'
     """
@@ -223,7 +228,7 @@ def breaks(html: object, after: str = "") -> Markup:
             text = _NAME.sub(_name, text)
         # An amount alone in its element is left as it is: the element is its box (a
         # what-if's figure, a table's cell, each set whole by its own rule).
-        if "$" in text and not _MONEY.fullmatch(text):
-            text = _MONEY.sub(r'<span class="nw">\g<0></span>', text)
+        if ("$" in text or "%" in text) and not _WHOLE.fullmatch(text):
+            text = _WHOLE.sub(r'<span class="nw">\g<0></span>', text)
         parts[i] = text
     return Markup("".join(parts))

@@ -17,8 +17,8 @@ pytestmark = pytest.mark.browser
 
 LOGS = Path(__file__).resolve().parents[1] / "fixtures" / "logs"
 
-#: Each dollar amount ("−$0.2978285") and each word of capitals of a name
-#: ("OVERRIDE" of CLAUDE_AUTOCOMPACT_PCT_OVERRIDE) that a line break cuts: its text
+#: Each dollar amount ("−$0.2978285"), share ("+10.5 %") and word of capitals of a
+#: name ("OVERRIDE" of CLAUDE_AUTOCOMPACT_PCT_OVERRIDE) that a line break cuts: its text
 #: drawn on more than one line. Closed folds and charts are not looked in.
 _CUT = """() => {
   const lines = (node, a, b) => { const r = document.createRange(); r.setStart(node, a);
@@ -28,7 +28,8 @@ _CUT = """() => {
   const walk = document.createTreeWalker(document.getElementById('app'), NodeFilter.SHOW_TEXT);
   for (let n = walk.nextNode(); n; n = walk.nextNode()) {
     if (n.parentElement.closest('svg, details:not([open])')) continue;
-    for (const re of [/[−+±]?\\$[0-9][0-9,]*(\\.[0-9]+)?/g, /[A-Z][A-Z0-9]{3,}/g])
+    for (const re of [/[−+±]?\\$[0-9][0-9,]*(\\.[0-9]+)?/g, /[−+±]?[0-9][0-9,.]* %/g,
+                      /[A-Z][A-Z0-9]{3,}/g])
       for (const m of n.data.matchAll(re))
         if (lines(n, m.index, m.index + m[0].length) > 1) out.push(m[0]);
   }
@@ -150,5 +151,20 @@ def test_the_summed_usage_sentence_is_a_note_under_the_as_run_line(page: Page) -
         "document.querySelector('[data-asrun-line] strong').getBoundingClientRect().bottom"
     )
     assert top >= bottom - 0.5  # a line of its own, under the figures
+    page.assert_no_internal_error()
+    assert not page.errors
+
+
+def test_a_backtest_s_share_stays_whole_in_its_note_at_390_px(narrow_page: Page) -> None:
+    """The seventeenth walk, 390 px in Chinese: a Cline task's backtest note said
+    "…差距超过 5 %(+10.5" and "%)…" on the next line: a share breaks at the space
+    before its "%"."""
+    page = narrow_page
+    page.page.set_viewport_size({"width": 390, "height": 844})
+    p = page.open("#lang=zh").page
+    _read_folder(p, LOGS / "cline" / "v3-aggregates")
+    p.wait_for_selector("[data-what-if] .rp-whatif-delta", state="attached", timeout=60_000)
+    assert "+10.5 %" in page.text("[data-as-run]")
+    assert p.evaluate(_CUT) == []
     page.assert_no_internal_error()
     assert not page.errors
