@@ -1164,7 +1164,8 @@ def test_a_folder_of_only_other_files_names_them_and_one_file_is_said_in_the_sin
         assert result.code == 2, result
         assert (
             "holds no session log of an agent we read; files not read: 1 "
-            "(first: tmp/abcd/logs.json)" in result.err
+            "(first: tmp/abcd/logs.json, no agent we read writes such a file as a session)"
+            in result.err
         ), result.err
     (tmp_path / "empty").mkdir()
     assert "holds no file to read" in run_cli(["replay", "--log", str(tmp_path / "empty")]).err

@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import re
 from html.parser import HTMLParser
+from pathlib import Path
 
 import pytest
 
@@ -26,7 +27,7 @@ from budgetcore.ui.paint import Painted, main_ops, panel_ops
 from budgetcore.ui.replay.state import FILE_BOXES
 from budgetcore.ui.replay.view import render_replay
 from budgetcore.ui.update import initial_state, reduce
-from tests.helpers import ROOT
+from tests.helpers import ROOT, run_cli
 
 INDEX = (ROOT / "web" / "index.html").read_text("utf-8")
 STYLE = (ROOT / "web" / "style.css").read_text("utf-8")
@@ -354,6 +355,32 @@ def test_an_empty_folder_says_so_and_forgets_the_import_before_it(lang: str) -> 
 
 
 @pytest.mark.parametrize("lang", ["en", "zh"])
+def test_a_folder_of_archives_alone_says_why_none_of_them_was_read(lang: str) -> None:
+    """The sixteenth walk's leftover: a folder holding only a .zip and a .tar.gz said
+    "holds no session log of an agent we read; files not read: 2 (first: logs/a.zip)",
+    not that they are archives to unpack (the list of files not read, which says it,
+    is shown only beside sessions). The CLI's refusal says it too."""
+    files = (("logs/a.zip", b"PK\x03\x04"), ("logs/b.tar.gz", b"\x1f\x8b\x08"))
+    state = _imported(_log_source(lang), files)
+    assert state.replay.logs == ()
+    screen = render_replay(state).html["replay-log"].replace("&#x27;", "'")
+    why = t("replay.not-read.archive", lang)
+    assert why in screen
+    said = t("replay.logs.no-session", lang, folder="logs", n="2", first="logs/a.zip", why=why)
+    assert said in screen
+
+
+def test_the_cli_says_why_a_folder_of_archives_alone_was_not_read(tmp_path: Path) -> None:
+    (tmp_path / "a.zip").write_bytes(b"PK\x03\x04")
+    result = run_cli(["replay", "--log", str(tmp_path)])
+    assert result.code == 2
+    assert (
+        "files not read: 1 (first: a.zip, an archive or a compressed file, by its name: "
+        "unpack it and give the files inside" in result.err
+    ), result.err
+
+
+@pytest.mark.parametrize("lang", ["en", "zh"])
 def test_a_folder_of_no_agent_s_files_is_no_session_of_each(lang: str) -> None:
     """The tenth walk (1440 and 390 px, both languages): a folder holding a README, a
     CSV, a PNG and a JSON settings file read as "total of 4 sessions (4 cannot be
@@ -371,7 +398,10 @@ def test_a_folder_of_no_agent_s_files_is_no_session_of_each(lang: str) -> None:
     assert state.replay.log_not_read == tuple((n, "replay.not-read.unknown") for n, _ in files)
     screen = render_replay(state).html["replay-log"]
     assert "data-sessions" not in screen
-    said = t("replay.logs.no-session", lang, folder="stuff", n="4", first="stuff/README.md")
+    why = t("replay.not-read.unknown", lang)
+    said = t(
+        "replay.logs.no-session", lang, folder="stuff", n="4", first="stuff/README.md", why=why
+    )
     assert said in screen
     # The same files picked in the file box, with no folder: each is tried as a log.
     picked = tuple((n.split("/")[1], data) for n, data in files)

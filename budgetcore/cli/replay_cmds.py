@@ -477,6 +477,7 @@ def no_session(folder: Any, root: str) -> Problem:
         folder=shown_name(root),
         n=format_int(len(folder.not_read)),
         first=folder.not_read[0],
+        why=folder.why_not_read[0],
     )
 
 

@@ -499,10 +499,13 @@ MESSAGES: dict[str, tuple[str, str]] = {
         "The folder chosen holds no file to read: sessions are .jsonl files and {others}.",
         "所选文件夹中没有可读取的文件:会话是 .jsonl 文件以及 {others}。",
     ),
+    # {why}: why the first file is not read (layouts.Claim.why, said in the language):
+    # an archive-only folder said what it held but not why none of it was read.
     "replay.logs.no-session": (
         "The folder {folder} holds no session log of an agent we read; files not read: {n} "
-        "(first: {first}).",
-        "文件夹 {folder} 中没有我们能读取的代理会话日志;未读取的文件:{n} 个(第一个:{first})。",
+        "(first: {first}, {why}).",
+        "文件夹 {folder} 中没有我们能读取的代理会话日志;未读取的文件:{n} 个"
+        "(第一个:{first},{why})。",
     ),
     # What a file that looks like an agent's lacks (Agent.missing holds the key; the
     # CLI and the page say it through messages.problem_params: core.log-looks-like).

@@ -954,10 +954,12 @@ MESSAGES: dict[str, tuple[str, str]] = {
         "{where} folder {folder} holds no file to read: sessions are .jsonl files and {others}",
         "{where} 文件夹 {folder} 中没有可读取的文件:会话是 .jsonl 文件以及 {others}",
     ),
+    # {why}: why the first file is not read, a catalogue key (layouts.Claim.why).
     "core.folder-no-session": (
         "{where} folder {folder} holds no session log of an agent we read; files not read: "
-        "{n} (first: {first})",
-        "{where} 文件夹 {folder} 中没有我们能读取的代理会话日志;未读取的文件:{n} 个(第一个:{first})",
+        "{n} (first: {first}, {why})",
+        "{where} 文件夹 {folder} 中没有我们能读取的代理会话日志;未读取的文件:{n} 个"
+        "(第一个:{first},{why})",
     ),
     "core.dask-missing": (
         "{where} needs the optional extra budgetcore[dask] ({module} is missing)",

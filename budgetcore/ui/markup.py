@@ -12,7 +12,7 @@ import re
 from collections.abc import Iterable, Mapping
 from functools import lru_cache
 
-__all__ = ["Markup", "Plain", "el", "esc", "fold", "join", "td"]
+__all__ = ["Markup", "Plain", "breaks", "el", "esc", "fold", "join", "td"]
 
 _VOID = frozenset({"input", "br", "hr", "img", "meta", "link", "col", "wbr"})
 Attrs = Mapping[str, object] | None
@@ -177,3 +177,58 @@ def fold(summary: object, *children: object) -> Markup:
     '<details class="fold"><summary>Every system</summary>...</details>'
     """
     return el("details", {"class": "fold"}, el("summary", None, summary), *children)
+
+
+#: A tag of markup this module built (its attribute values escaped, so no ``>`` in them).
+_TAG = re.compile(r"(<[^>]*>)")
+#: A dollar amount with its sign, as ``units.format_money`` and ``signed_money_text``
+#: write it ("−$0.2978285", "$1,234.5"): a line may break between the sign and the
+#: dollar (two prefix characters, UAX #14), seen at 390 px in Chinese; and a share
+#: with its sign, as ``asrun.ratio_text`` writes it ("+10.5 %"), whose space before
+#: "%" is a break point (a backtest's note at 390 px in Chinese).
+_WHOLE = re.compile(r"[−+±-]?\$[0-9][0-9,]*(?:\.[0-9]+)?|[−+±]?[0-9][0-9,]*(?:\.[0-9]+)? %")
+#: A name of words joined by underscores (CLAUDE_AUTOCOMPACT_PCT_OVERRIDE broke as
+#: "…_OVERR|IDE" at 390 px): set as an inline block that may break after each
+#: underscore, so the line breaks before the name where it fits on the next one, and
+#: inside it (after an underscore, not mid-word) only where it fits on none.
+_NAME = re.compile(r"(?<![A-Za-z0-9_])[A-Za-z0-9]+(?:_[A-Za-z0-9]+)+(?![A-Za-z0-9_])")
+#: A path's slash before more of it: a break allowed after it (a session's path broke
+#: inside its file's id at 1,440 px, "session|s.db#20260816_1").
+_SLASH = re.compile(r"(?<=/)(?=[^\s/])")
+
+
+def _name(match: re.Match[str]) -> str:
+    return '<span class="nb">' + match.group().replace("_", "_<wbr>") + "</span>"
+
+
+def breaks(html: object, after: str = "") -> Markup:
+    """``html`` (text is escaped first, Markup kept) with its text's line breaks where a
+    reader expects them: a dollar amount or a share ("+10.5 %") in a sentence never
+    broken (a ``span.nw``: no wrap; one alone in its element is left to that element's
+    rule), and, by
+    ``after``, a break allowed after a path's slashes (``"/"``, ``<wbr>``) or a name's
+    underscores (``"_"``, the name an inline block ``span.nb``), so that
+    ``overflow-wrap: anywhere`` cuts a word only where it has no such point. Only text
+    between tags changes; the text content stays the same.
+
+    >>> breaks("−$0.25 of CLAUDE_AUTOCOMPACT", "_")
+    '<span class="nw">−$0.25</span> of <span class="nb">CLAUDE_<wbr>AUTOCOMPACT</span>'
+    >>> breaks("(+1.5 %)")
+    '(<span class="nw">+1.5 %</span>)'
+    >>> breaks(el("b", {"title": "a/b"}, "x/y $1"), "/")
+    '<b title="a/b">x/<wbr>y <span class="nw">$1</span></b>'
+    """
+    parts = _TAG.split(esc(html))
+    for i in range(0, len(parts), 2):  # the text runs (the tags are at odd places)
+        text = parts[i]
+        # Before the money's spans, whose closing tags hold a slash.
+        if "/" in after and "/" in text:
+            text = _SLASH.sub("<wbr>", text)
+        if "_" in after and "_" in text:
+            text = _NAME.sub(_name, text)
+        # An amount alone in its element is left as it is: the element is its box (a
+        # what-if's figure, a table's cell, each set whole by its own rule).
+        if ("$" in text or "%" in text) and not _WHOLE.fullmatch(text):
+            text = _WHOLE.sub(r'<span class="nw">\g<0></span>', text)
+        parts[i] = text
+    return Markup("".join(parts))

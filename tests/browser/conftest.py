@@ -8,6 +8,7 @@ import contextlib
 import fcntl
 import functools
 import os
+import shutil
 import subprocess
 import threading
 import warnings
@@ -18,6 +19,8 @@ from typing import Any
 
 import pytest
 from playwright.sync_api import Error as PlaywrightError
+from playwright.sync_api import Page as PlaywrightPage
+from playwright.sync_api import TimeoutError as PlaywrightTimeout
 from playwright.sync_api import sync_playwright
 
 from tests.helpers import load_webserver
@@ -210,6 +213,28 @@ class Page:
                     self.fill(path, f"{value:,}")
                 else:
                     self.fill(path, str(value))
+
+
+def read_folder(p: PlaywrightPage, folder: Path, copies: dict[str, Path] | None = None) -> None:
+    """Open the replay, choose logs, and pick ``folder`` in the folder box; ``copies``
+    (a name under ``folder`` for each fixture) are laid out there first, as one folder
+    of several agents."""
+    for name, source in (copies or {}).items():
+        shutil.copytree(source, folder / name)
+    p.click("#replay summary")
+    # On a loaded machine the panel was seen still closed after this click, right after
+    # "ready" (twice in the whole suite after the eleventh walk's merge, never alone:
+    # the radio below "not visible" for 30 s). The likely cause: the peers panel grew
+    # 1,175 px after "ready" at this width and moved the summary (Page.open now waits
+    # for it). Not reproduced, so a click that did not open it is still given once
+    # more, and the panel must then be open.
+    try:
+        p.wait_for_selector("#replay[open]", state="attached", timeout=5000)
+    except PlaywrightTimeout:
+        p.click("#replay summary")
+        p.wait_for_selector("#replay[open]", state="attached", timeout=5000)
+    p.check("input[data-replay-source][value=log]")
+    p.set_input_files("#replay-folder", str(folder))
 
 
 def _page_at(browser: Any, base_url: str, width: int, height: int) -> Iterator[Page]:

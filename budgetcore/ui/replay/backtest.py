@@ -17,7 +17,7 @@ from decimal import Decimal
 from typing import TYPE_CHECKING
 
 from budgetcore.messages import CATALOGUE, count, provider_name, t
-from budgetcore.ui.markup import Markup, el, join, td
+from budgetcore.ui.markup import Markup, breaks, el, join, td
 from budgetcore.units import format_int, format_money
 
 if TYPE_CHECKING:
@@ -470,7 +470,8 @@ def as_run_html(
         _series_table(a, lang, wide),
         *compactions,
     )
-    return join((head, Markup("") if what_if is None else what_if_html(what_if, lang), how))
+    # A dollar amount kept whole ("−$0.2978285" broke after its sign at 390 px, Chinese).
+    return breaks(join((head, Markup("") if what_if is None else what_if_html(what_if, lang), how)))
 
 
 def _cell(text: str, key: str, value: object, off: str, lang: str) -> Markup:

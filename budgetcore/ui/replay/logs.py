@@ -13,7 +13,7 @@ from budgetcore.replay.logs.model import folder_lines
 from budgetcore.replay.logs.tally import SUMMED, TOTALS
 from budgetcore.ui.log_words import COPY_KEYS, entry_kind
 from budgetcore.ui.main.view.pickers import how_text
-from budgetcore.ui.markup import Markup, el, join, td
+from budgetcore.ui.markup import Markup, breaks, el, join, td
 from budgetcore.ui.replay.state import LoadedLog, ReplayPanel
 from budgetcore.units import format_int, format_money
 
@@ -91,6 +91,19 @@ def _total_label(panel: ReplayPanel, lang: str) -> str:
     return t("replay.logs.total-unusable", lang, n=n, bad=format_int(bad))
 
 
+def _session_name(name: str) -> Markup:
+    """A session's path in its row, broken only after a slash, its last part (the file
+    and the id in its name, or a database's session id after its ``#``) on one line
+    where the cell holds it (``span.rp-id``, an inline block): at 1,440 px
+    "…/sessions/session|s.db#20260816_1" and "…-8ddd-|000000002701.jsonl" broke inside
+    the id (the sixteenth walk's leftover), at 390 px "opencode.d|b#ses_…"."""
+    cut = max(name.rfind("/"), name.rfind("#")) + 1
+    last = el("span", {"class": "rp-id"}, name[cut:])
+    if not cut:
+        return last
+    return join((breaks(name[:cut], "/"), Markup("<wbr>"), last))
+
+
 def _sessions_table(panel: ReplayPanel, lang: str) -> Markup:
     from budgetcore.replay.logs.session import folder_usage  # noqa: PLC0415
 
@@ -102,7 +115,7 @@ def _sessions_table(panel: ReplayPanel, lang: str) -> Markup:
         button = el(
             "button",
             {"type": "button", "class": "link", "data-replay-session": i, "aria-pressed": pressed},
-            item.name or t("replay.logs.unnamed", lang),
+            _session_name(item.name) if item.name else t("replay.logs.unnamed", lang),
         )
         if item.log is None:
             shown = "—" if item.lines is None else format_int(item.lines)
@@ -247,13 +260,14 @@ def _nothing_read(panel: ReplayPanel, lang: str) -> Markup:
     """An import without a session: none picked yet, or a folder with nothing to read
     in it (empty, or only files no agent writes), said as the CLI refuses it."""
     if panel.log_not_read:
-        first = panel.log_not_read[0][0]
+        first, why = panel.log_not_read[0]
         said = t(
             "replay.logs.no-session",
             lang,
             folder=first.split("/", 1)[0],
             n=format_int(len(panel.log_not_read)),
             first=first,
+            why=t(why, lang),
         )
     elif panel.files_picked == ("replay-folder", ()):
         from budgetcore.messages import said_list  # noqa: PLC0415

@@ -17,7 +17,7 @@ from typing import TYPE_CHECKING
 from budgetcore.errors import Problem, ScenarioError
 from budgetcore.messages import CATALOGUE, count, t
 from budgetcore.ui.drawn import reuse
-from budgetcore.ui.markup import Markup, el, join
+from budgetcore.ui.markup import Markup, breaks, el, join
 from budgetcore.ui.problems import problem_text
 from budgetcore.ui.svg.axes import panel_chart_width
 from budgetcore.ui.tune.maps import (
@@ -173,10 +173,14 @@ def backtest_html(job: TuneJob, lang: str) -> Markup:
         *incomplete,
         # As the replay's line joins its sentences: a space in English, none in Chinese.
         t("msg.sentence-gap", lang),
-        t(
-            "tune.asrun-scope.one" if len(runs) == 1 else "tune.asrun-scope.other",
-            lang,
-            n=format_int(len(runs)),
+        el(
+            "span",
+            {"data-tune-asrun-scope": ""},
+            t(
+                "tune.asrun-scope.one" if len(runs) == 1 else "tune.asrun-scope.other",
+                lang,
+                n=format_int(len(runs)),
+            ),
         ),
     )
     notes: list[Markup] = [line]
@@ -262,7 +266,9 @@ def _choice_html(
 ) -> Markup:
     head = Markup("") if job is None else backtest_html(job, lang)
     costs = None if job is None else job.point_costs
-    return join((head, _choice_body(result, state, lang, costs, job)))
+    # A dollar amount kept whole and a knob's long name broken after its underscores
+    # ("−$0.2978285" after its sign in Chinese, CLAUDE_AUTOCOMPACT_PCT_OVERR|IDE, 390 px).
+    return breaks(join((head, _choice_body(result, state, lang, costs, job))), "_")
 
 
 def _choice_body(

@@ -1,0 +1,170 @@
+"""Where the page's lines break, measured in the browser (the seventeenth walk, on the
+sixteenth's leftovers): a dollar amount never after its sign, a knob's long name after
+an underscore and only where it fits on no line, a session's path after a slash and
+never inside its file's id, and the as-run line's notes at a note's size."""
+
+from __future__ import annotations
+
+import shutil
+from pathlib import Path
+
+import pytest
+
+from tests.browser.conftest import Page
+from tests.browser.conftest import read_folder as _read_folder
+
+pytestmark = pytest.mark.browser
+
+LOGS = Path(__file__).resolve().parents[1] / "fixtures" / "logs"
+
+#: Each dollar amount ("−$0.2978285"), share ("+10.5 %") and word of capitals of a
+#: name ("OVERRIDE" of CLAUDE_AUTOCOMPACT_PCT_OVERRIDE) that a line break cuts: its text
+#: drawn on more than one line. Closed folds and charts are not looked in.
+_CUT = """() => {
+  const lines = (node, a, b) => { const r = document.createRange(); r.setStart(node, a);
+    r.setEnd(node, b); return new Set([...r.getClientRects()].filter(x => x.width > 0)
+      .map(x => Math.round(x.bottom))).size; };
+  const out = [];
+  const walk = document.createTreeWalker(document.getElementById('app'), NodeFilter.SHOW_TEXT);
+  for (let n = walk.nextNode(); n; n = walk.nextNode()) {
+    if (n.parentElement.closest('svg, details:not([open])')) continue;
+    for (const re of [/[−+±]?\\$[0-9][0-9,]*(\\.[0-9]+)?/g, /[−+±]?[0-9][0-9,.]* %/g,
+                      /[A-Z][A-Z0-9]{3,}/g])
+      for (const m of n.data.matchAll(re))
+        if (lines(n, m.index, m.index + m[0].length) > 1) out.push(m[0]);
+  }
+  return out;
+}"""
+
+
+def _font_px(p: object, selector: str) -> float:
+    return float(
+        p.evaluate(  # type: ignore[attr-defined]
+            "s => parseFloat(getComputedStyle(document.querySelector(s)).fontSize)", selector
+        )
+    )
+
+
+def test_tunes_amounts_and_knob_names_break_where_a_reader_expects_at_390_px(
+    narrow_page: Page,
+) -> None:
+    """The sixteenth walk's leftovers, Tune over a Claude Code session for Claude Code
+    at 390 px in Chinese: "−$0.2978285" broke between its sign and its dollar, and
+    CLAUDE_AUTOCOMPACT_PCT_OVERRIDE mid-word ("…_OVERR|IDE"). Found on the way: the
+    as-run sum's scope sentence was set at the line's size, run on after its "(±0.0 %)"
+    with no stop."""
+    page = narrow_page
+    page.page.set_viewport_size({"width": 390, "height": 844})
+    p = page.open("#lang=zh").page
+    _read_folder(p, LOGS / "claude" / "12-compact-preserved-2.1" / "projects")
+    p.wait_for_selector("[data-what-if]", state="attached", timeout=60_000)
+    p.click("#tune summary")
+    p.wait_for_selector("[data-tune-asrun]", state="attached", timeout=120_000)
+    p.select_option("#export-runtime", "claude-code")
+    p.wait_for_function(
+        "document.querySelector('#tune-choice').textContent"
+        ".includes('CLAUDE_AUTOCOMPACT_PCT_OVERRIDE = ')",
+        timeout=120_000,
+    )
+    p.wait_for_selector("[data-tune-whatif]", state="attached", timeout=120_000)
+    assert "−$" in page.text("#tune-choice")  # the leftover's amount is there to cut
+    assert p.evaluate(_CUT) == []
+    scope = "[data-tune-asrun] [data-tune-asrun-scope]"
+    assert _font_px(p, scope) < _font_px(p, "[data-tune-asrun] strong")
+    assert p.evaluate("document.documentElement.scrollWidth") <= 390
+    page.assert_no_internal_error()
+    assert not page.errors
+
+
+#: For each session's button in the table, where its lines break: the text around a
+#: break that is not after a slash, a database's "#" or a hyphen (a word cut,
+#: "session|s.db"), and its last part (the file, the id in its name; a database's
+#: session id) cut by any break where it has 40
+#: characters or fewer (about 330 px in the button's bold face: Codex's 70-character
+#: rollout name fits on no line of the column and must break inside).
+_CUT_PATHS = """() => [...document.querySelectorAll('[data-replay-session]')].flatMap(b => {
+  const chars = []; const walk = document.createTreeWalker(b, NodeFilter.SHOW_TEXT);
+  for (let n = walk.nextNode(); n; n = walk.nextNode())
+    for (let i = 0; i < n.data.length; i++) {
+      const r = document.createRange(); r.setStart(n, i); r.setEnd(n, i + 1);
+      const box = [...r.getClientRects()].find(x => x.width > 0);
+      chars.push([n.data[i], box ? Math.round(box.bottom) : null]);
+    }
+  const text = chars.map(c => c[0]).join('');
+  const last = Math.max(text.lastIndexOf('/'), text.lastIndexOf('#')) + 1;
+  const out = [];
+  for (let i = 1; i < chars.length; i++) {
+    if (chars[i][1] === null || chars[i - 1][1] === null || chars[i][1] === chars[i - 1][1])
+      continue;
+    const around = text.slice(Math.max(0, i - 12), i) + '|' + text.slice(i, i + 12);
+    if (!'/#-'.includes(text[i - 1])) out.push(around);
+    else if (i > last && text.length - last <= 40) out.push(around);
+  }
+  return out;
+})"""
+
+
+@pytest.mark.parametrize("width", [1440, 390])
+def test_a_session_s_path_breaks_after_a_slash_not_inside_its_id(
+    page: Page, tmp_path: Path, width: int
+) -> None:
+    """The sixteenth walk's leftover: at 1,440 px the sessions' column is about 380 px
+    and a long path broke inside its last part, its file and the id in its name
+    ("…/sessions/session|s.db#20260816_1", "…-8ddd-|000000002701.jsonl"), where it
+    could break after a slash before it; at 390 px, "opencode.d|b#ses_…"."""
+    page.page.set_viewport_size({"width": width, "height": 900})
+    p = page.open().page
+    folder = tmp_path / "logs"
+    for name, source in {
+        # Goose's and Droid's long reasons of the sessions that cannot be replayed,
+        # in cells across the other columns, are what narrow the sessions' column.
+        "goose": LOGS / "goose",
+        "droid": LOGS / "droid",
+        "claude": LOGS / "claude" / "27-asrun-backtest",
+        "opencode": LOGS / "opencode",
+    }.items():
+        shutil.copytree(source, folder / name)
+    _read_folder(p, folder)
+    p.wait_for_selector("[data-as-run]", state="attached", timeout=60_000)
+    assert p.locator("[data-replay-session]").count() >= 20
+    assert p.evaluate(_CUT_PATHS) == []
+    page.assert_no_internal_error()
+    assert not page.errors
+
+
+def test_the_summed_usage_sentence_is_a_note_under_the_as_run_line(page: Page) -> None:
+    """The sixteenth walk's leftover: a Cline task's "Measured and modelled both cover
+    the replayed requests only: … summed usage … are in neither." was set at the as-run
+    line's size (1.05rem), run on after its closing parenthesis."""
+    p = page.open().page
+    _read_folder(p, LOGS / "cline" / "v3-aggregates")
+    p.wait_for_selector("[data-summed-left-out]", state="attached", timeout=60_000)
+    line = _font_px(p, "[data-asrun-line] strong")
+    said = _font_px(p, "[data-asrun-line] [data-summed-left-out]")
+    assert said < line
+    assert said == _font_px(p, ".rp-asrun .note-small")
+    top = p.evaluate(
+        "document.querySelector('[data-asrun-line] [data-summed-left-out]')"
+        ".getBoundingClientRect().top"
+    )
+    bottom = p.evaluate(
+        "document.querySelector('[data-asrun-line] strong').getBoundingClientRect().bottom"
+    )
+    assert top >= bottom - 0.5  # a line of its own, under the figures
+    page.assert_no_internal_error()
+    assert not page.errors
+
+
+def test_a_backtest_s_share_stays_whole_in_its_note_at_390_px(narrow_page: Page) -> None:
+    """The seventeenth walk, 390 px in Chinese: a Cline task's backtest note said
+    "…差距超过 5 %(+10.5" and "%)…" on the next line: a share breaks at the space
+    before its "%"."""
+    page = narrow_page
+    page.page.set_viewport_size({"width": 390, "height": 844})
+    p = page.open("#lang=zh").page
+    _read_folder(p, LOGS / "cline" / "v3-aggregates")
+    p.wait_for_selector("[data-what-if] .rp-whatif-delta", state="attached", timeout=60_000)
+    assert "+10.5 %" in page.text("[data-as-run]")
+    assert p.evaluate(_CUT) == []
+    page.assert_no_internal_error()
+    assert not page.errors
