@@ -2,9 +2,11 @@
 
 from __future__ import annotations
 
+import html
 import importlib.util
 import io
 import json
+import re
 import subprocess
 import sys
 from collections.abc import Callable, Iterator
@@ -250,6 +252,13 @@ def timed_page(**texts: str) -> Any:
     for path, text in {"turns": "60", "timing": "true", **texts}.items():
         state = reduce(state, ReplayFieldTyped(f"replay.{path}", text))
     return reduce(state, FieldTyped("config.trigger_tokens", "20,000"))
+
+
+def shown(markup: object) -> str:
+    """The text a reader sees of ``markup``: its tags dropped (the page's ``<wbr>`` and
+    no-wrap spans of ``ui.markup.breaks`` set where a line may break, not what it says),
+    its entities read."""
+    return html.unescape(re.sub(r"<[^>]*>", "", str(markup)))
 
 
 def tune_done(state: Any) -> Any:

@@ -40,7 +40,7 @@ from budgetcore.ui.tune.maps import SIDE_BINS, _Delta, signed_money
 from budgetcore.ui.tune.view import render_tune
 from budgetcore.ui.update import initial_state, reduce
 from budgetcore.units import format_money
-from tests.helpers import folder_files, tune_done
+from tests.helpers import folder_files, shown, tune_done
 
 ROOT = Path(__file__).resolve().parents[1]
 LOGS = ROOT / "tests" / "fixtures" / "logs"
@@ -281,7 +281,7 @@ def test_a_backtest_off_by_more_than_5_percent_is_said_beside_the_choice() -> No
     choice = render_tune(state).html["tune-choice"]
     assert "data-backtest-off" in choice
     assert "+60.5 %" in choice
-    assert t("tune.backtest-off", "en", ratio="+60.5 %") in html.unescape(choice)
+    assert t("tune.backtest-off", "en", ratio="+60.5 %") in shown(choice)
     chosen = choice[choice.index("data-tune-whatif") :]
     assert OFF_MARK in chosen[: chosen.index("</p>")]
     held = render_tune(_tuned("claude/12-compact-preserved-2.1")).html["tune-choice"]
@@ -425,14 +425,15 @@ def test_a_choice_above_the_session_as_run_says_no_point_beats_it(lang: str) -> 
     assert all(p.modelled is not None and p.modelled > as_run for p in result.point_what_ifs)
     assert result.above_as_run == (as_run, 0)
     markup = str(render_tune(state).html["tune-choice"])
-    line = re.search(r'data-tune-binds="above-as-run">([^<]*)<', markup)
+    line = re.search(r'data-tune-binds="above-as-run">(.*?)</p>', markup)
     assert line is not None
+    text = shown(line.group(1))
     said = {
         "en": "No point of this grid costs less than the session as run",
         "zh": "本网格中没有点",
     }
-    assert said[lang] in line.group(1)
-    assert format_money(as_run) in line.group(1)
+    assert said[lang] in text
+    assert format_money(as_run) in text
     summary = _cli_tune("codex/compaction")
     choice = summary["choice"]
     assert isinstance(choice, dict)
@@ -519,7 +520,7 @@ def test_several_sessions_off_by_more_than_5_percent_each_give_their_own_error(
     assert [r.trusted for _, r in runs] == [False, False]
     choice = html.unescape(render_tune(state).html["tune-choice"])
     note = choice[choice.index("data-backtest-off") :]
-    note = note[: note.index("</p>")]
+    note = shown(note[: note.index("</p>")].partition(">")[2])
     for name, run in runs:
         assert t("tune.session-ratio", lang, name=name, ratio=ratio_text(run.ratio)) in note
     assert note.endswith(t("tune.backtest-off.several", lang))
@@ -597,6 +598,7 @@ def test_each_session_that_is_no_baseline_is_named_beside_its_own_reason(
     choice = html.unescape(render_tune(state).html["tune-choice"])
     notes = re.findall(r"<p class=\"warn\" data-baseline-untrusted=[^>]*>(.*?)</p>", choice)
     assert len(notes) == 2
+    notes = [shown(n) for n in notes]
     for name, reason in reasons.items():
         (note,) = [n for n in notes if name in n]
         assert note.endswith(reason)

@@ -217,9 +217,17 @@ def breaks(html: object, after: str = "") -> Markup:
     '(<span class="nw">+1.5 %</span>)'
     >>> breaks(el("b", {"title": "a/b"}, "x/y $1"), "/")
     '<b title="a/b">x/<wbr>y <span class="nw">$1</span></b>'
+    >>> breaks(join((el("pre", None, "a_b = $1"), " a_b")), "_")
+    '<pre>a_b = $1</pre> <span class="nb">a_<wbr>b</span>'
     """
     parts = _TAG.split(esc(html))
+    pre = False
     for i in range(0, len(parts), 2):  # the text runs (the tags are at odd places)
+        if i:
+            tag = parts[i - 1][:5].lower()
+            pre = tag.startswith("<pre") or (pre and not tag.startswith("</pre"))
+        if pre:
+            continue  # a file's text (an export) sets its own lines; copied as it is
         text = parts[i]
         # Before the money's spans, whose closing tags hold a slash.
         if "/" in after and "/" in text:
