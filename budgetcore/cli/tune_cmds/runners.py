@@ -230,16 +230,26 @@ def run_tasks(
     import (:func:`billed_once`). ``points(n)`` hears grid points as they are done:
     one by one here, a session's worth at a time from workers."""
     done = _run(tasks, job, jobs, dask, points)
-    again = billed_once(tasks, done, dask is None)
-    if again:
-        # Each session another bills responses of runs again where the first ran (in the
-        # workers), its grid kept: its backtest and every what-if, about one grid's work
-        # more each (docs/tune.md, "Speed"), where the parent ran them one by one.
-        done = list(done)
-        redone = _run([t for _, t in again], job, jobs, dask, None)
-        for (i, _), d in zip(again, redone, strict=True):
-            done[i] = d
-    return store_folded(tasks, done, job)
+    # Each session another bills responses of runs again where the first ran (in the
+    # workers), its grid kept: its backtest and every what-if, about one grid's work
+    # more each (docs/tune.md, "Speed"), where the parent ran them one by one; then a
+    # Copilot CLI store's session its events.jsonl marked with compactions, the same way.
+    done = _ran_again(done, billed_once(tasks, done, dask is None), job, jobs, dask)
+    marked, dropped = store_folded(tasks, done)
+    done = _ran_again(done, marked, job, jobs, dask)
+    return [d for i, d in enumerate(done) if i not in dropped]
+
+
+def _ran_again(
+    done: list[Done], again: list[tuple[int, Task]], job: Job, jobs: int, dask: str | None
+) -> list[Done]:
+    """``done`` with each ``(index, task)`` of ``again`` run again, where the tasks ran."""
+    if not again:
+        return done
+    out = list(done)
+    for (i, _), d in zip(again, _run([t for _, t in again], job, jobs, dask, None), strict=True):
+        out[i] = d
+    return out
 
 
 @dataclass(frozen=True, slots=True)
@@ -269,17 +279,19 @@ class _Read:
     marks: tuple[tuple[int, int | None], ...] = ()
 
 
-def store_folded(tasks: Sequence[Task], done: list[Done], job: Job) -> list[Done]:
-    """``done`` without the Copilot CLI events.jsonl files whose session the session
-    store or an OpenTelemetry export bills: each is a file of the session that bills
-    it, as ``replay --log
-    FOLDER`` and the page's import count it (``copilot_store.fold_store_companions``),
-    not a session that cannot be replayed. Only where that session and the file are of
-    one import (``Task.group``). The compactions such a file records are marked on the
-    store's session (``copilot_store.marked``), which is tuned again from its log so
-    marked, as the replay's and the page's are."""
+def store_folded(
+    tasks: Sequence[Task], done: list[Done]
+) -> tuple[list[tuple[int, Task]], set[int]]:
+    """What leaves out of ``done`` the Copilot CLI events.jsonl files whose session the
+    session store or an OpenTelemetry export bills: each is a file of the session that
+    bills it, as ``replay --log FOLDER`` and the page's import count it
+    (``copilot_store.fold_store_companions``), not a session that cannot be replayed;
+    only where that session and the file are of one import (``Task.group``). Given
+    back: the indexes of those files, and each store's session their compactions mark
+    (``copilot_store.marked``) with its task holding the log so marked, to be tuned
+    again, as the replay's and the page's are."""
     if not any(d.agent == "copilot-cli" and d.result.grid is None for d in done):
-        return done
+        return [], set()
     from budgetcore.replay.logs.copilot_store import store_companions  # noqa: PLC0415
 
     groups: dict[int, list[int]] = {}
@@ -295,7 +307,7 @@ def store_folded(tasks: Sequence[Task], done: list[Done], job: Job) -> list[Done
             return tasks[i].log
         return _Bills("copilot-cli", tuple(map(_Named, names)))
 
-    done = list(done)
+    again: list[tuple[int, Task]] = []
     dropped: set[int] = set()
     for members in groups.values():
         reads = [
@@ -319,8 +331,8 @@ def store_folded(tasks: Sequence[Task], done: list[Done], job: Job) -> list[Done
                 # The events.jsonl is the log's next file (the replay's fold adds it so).
                 log = marked(task.log, done[members[at]].marks, len(task.log.files))
                 log = dataclasses.replace(log, files=(*task.log.files, tasks[members[at]].name))
-                done[members[into]] = work(dataclasses.replace(task, log=log), job)
-    return [d for i, d in enumerate(done) if i not in dropped]
+                again.append((members[into], dataclasses.replace(task, log=log)))
+    return again, dropped
 
 
 def billed_once(tasks: Sequence[Task], done: list[Done], here: bool) -> list[tuple[int, Task]]:
