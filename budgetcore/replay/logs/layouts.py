@@ -7,7 +7,7 @@ order. Pure: paths in (``/``-separated, inside the folder), sessions out.
 from __future__ import annotations
 
 import re
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
 
 __all__ = [
@@ -106,14 +106,24 @@ def _roots_with(
 
 
 def _beside(
-    paths: Sequence[str], names: dict[str, str], roots: set[str]
+    paths: Sequence[str], names: Mapping[str, str], roots: set[str]
 ) -> tuple[tuple[str, str], ...]:
-    """The files of ``names`` (name -> why) at the top of one of ``roots``."""
+    """The files of ``paths`` under one of ``roots`` (an agent's home folders, "" the
+    folder given) that ``names`` names, each with why: name -> why, a name a path from
+    the home or a folder ending in "/" for everything under it (a path's own why first)."""
+    if not roots:
+        return ()
+    folders = tuple(n for n in names if n.endswith("/"))
     out = []
     for p in paths:
-        folder, name = _split(p)
-        if name in names and folder in roots:
-            out.append((p, names[name]))
+        for root in roots:
+            if root and not p.startswith(root + "/"):
+                continue
+            rest = p[len(root) + 1 :] if root else p
+            why = names.get(rest) or next((names[f] for f in folders if rest.startswith(f)), None)
+            if why is not None:
+                out.append((p, why))
+                break
     return tuple(out)
 
 
@@ -166,12 +176,12 @@ def _home_files(agent: str) -> dict[str, str]:
 #: snapshot git store, tool output, storage's project, diff and todo records), Cline's
 #: and its forks' VS Code global storage (``settings/``, ``cache/``, ``state/``,
 #: ``checkpoints/`` beside ``tasks/``).
-_HOME_SIDE: dict[str, tuple[tuple[str, ...], str]] = {
-    "droid": (
+_HOME_SIDE: dict[str, dict[str, str]] = {
+    "droid": dict.fromkeys(
         ("logs/", "history.json", "mcp.json", "droids/", "commands/", "AGENTS.md"),
         "replay.not-read.droid-home",
     ),
-    "pi": (
+    "pi": dict.fromkeys(
         (
             "settings.json",
             "auth.json",
@@ -183,7 +193,7 @@ _HOME_SIDE: dict[str, tuple[tuple[str, ...], str]] = {
         ),
         "replay.not-read.pi-home",
     ),
-    "opencode": (
+    "opencode": dict.fromkeys(
         (
             "auth.json",
             "log/",
@@ -196,26 +206,22 @@ _HOME_SIDE: dict[str, tuple[tuple[str, ...], str]] = {
         ),
         "replay.not-read.opencode-home",
     ),
-    "cline": (("settings/", "cache/", "state/", "checkpoints/"), "replay.not-read.cline-home"),
+    "cline": {
+        # Cline's list of its tasks (cline/cline HistoryItem: id, ts, task, tokensIn,
+        # tokensOut, totalCost, ...): each task's totals again, which its
+        # ui_messages.json holds (held out in round 10i, a session indexer's Cline home).
+        "state/taskHistory.json": "replay.not-read.cline-task-history",
+        **dict.fromkeys(
+            ("settings/", "cache/", "state/", "checkpoints/"), "replay.not-read.cline-home"
+        ),
+    },
 }
 
 
 def _home_side(paths: Sequence[str], agent: str, roots: set[str]) -> tuple[tuple[str, str], ...]:
     """The files of ``paths`` under one of ``roots`` (an agent's home folders, "" the
     folder given) that :data:`_HOME_SIDE` names for ``agent``, each with why."""
-    if not roots:
-        return ()
-    names, why = _HOME_SIDE[agent]
-    out = []
-    for p in paths:
-        for root in roots:
-            rest = p[len(root) + 1 :] if root and p.startswith(root + "/") else p
-            if (root and rest is p) or not rest.startswith(names):
-                continue
-            if rest in names or any(n.endswith("/") and rest.startswith(n) for n in names):
-                out.append((p, why))
-                break
-    return tuple(out)
+    return _beside(paths, _HOME_SIDE[agent], roots)
 
 
 def is_kimi_index_line(obj: dict[str, object]) -> bool:
@@ -632,18 +638,8 @@ def plan_cline(paths: Sequence[str], present: frozenset[str]) -> Claim:
             task = p.removesuffix("ui_messages.json")
             beside = (task + "task_metadata.json", task + "api_conversation_history.json")
             out.append(SessionFiles(p, (p, *(f for f in beside if f in present))))
-    # Cline's list of its tasks in its VS Code storage, state/taskHistory.json beside
-    # tasks/ (cline/cline HistoryItem: id, ts, task, tokensIn, tokensOut, totalCost, ...):
-    # each task's totals again, which its ui_messages.json holds. It was "no agent we
-    # read writes such a file" (held out in round 10i, a session indexer's Cline home).
     homes = _roots_with(present, "tasks", lambda n: n == "ui_messages.json")
-    for root in homes:
-        history = f"{root}/state/taskHistory.json" if root else "state/taskHistory.json"
-        if history in present:
-            unread.append((history, "replay.not-read.cline-task-history"))
-    said = {p for p, _ in unread}
-    home = tuple(f for f in _home_side(paths, "cline", homes) if f[0] not in said)
-    return Claim(tuple(out), (*unread, *home))
+    return Claim(tuple(out), (*unread, *_home_side(paths, "cline", homes)))
 
 
 def plan_claude(paths: Sequence[str], present: frozenset[str]) -> Claim:
