@@ -677,12 +677,15 @@ def test_a_copilot_folder_bills_each_session_id_once_as_ccusage(fixture: str) ->
         assert abs(cost - Decimal(str(theirs[sid]["totalCost"]))) <= CENT_MICRO, sid
 
 
-def test_a_store_session_marked_with_its_events_compaction_bills_as_ccusage() -> None:
+@pytest.mark.parametrize("fixture", ["store-compaction", "store-compaction-order"])
+def test_a_store_session_marked_with_its_events_compaction_bills_as_ccusage(fixture: str) -> None:
     """copilot/store-compaction: the store bills session A, and the compaction its
     events.jsonl records is marked on the store's session (copilot40e): nothing is
     billed twice, A's tokens and cost are ccusage 20.0.24's (which reads A's shutdown;
-    B, in the store alone, it does not read)."""
-    base = LOGS / "copilot" / "store-compaction"
+    B, in the store alone, it does not read). copilot/store-compaction-order: the marks
+    have no time (copilot40f); B's events.jsonl, no time on any line, ccusage leaves
+    out."""
+    base = LOGS / "copilot" / fixture
     theirs = _copilot_home_sessions(base)
     ours = _billed_by_session_id(base)
     sid = "dddddddd-0000-4000-8000-0000000000a1"

@@ -132,3 +132,100 @@ def test_a_store_session_is_marked_with_the_compactions_its_events_jsonl_records
         for (name, _), b in zip(job.inputs.sessions, job.inputs.baselines, strict=True)
     ]
     assert tuned["as_run"][0]["modelled_cost"] == replayed["as_run"]["modelled_cost"]
+
+
+_STORE_EVENT = "event of a session the session store bills"
+_MARKED = "compaction, marked on the store's session"
+_UNPLACED = "compaction (no time in its file: not placed)"
+_B = "session-store.db#dddddddd-0000-4000-8000-0000000000b1"
+_B_EVENTS = "session-state/dddddddd-0000-4000-8000-0000000000b1/events.jsonl"
+
+
+def _entries(ledger: list[dict[str, Any]], file: str) -> dict[str, int]:
+    (found,) = [f for f in ledger if f["file"] == file]
+    assert found["accounted"] == found["lines"]
+    entries = found["entries"]
+    assert isinstance(entries, dict)
+    return entries
+
+
+def _page_entries(state: Any, session: str, file: str) -> dict[str, int]:
+    (page,) = [x for x in state.replay.logs if x.name == session]
+    assert page.log is not None
+    (found,) = [f for f in page.log.ledger if f.name == file]
+    return dict(found.entries)
+
+
+@pytest.mark.parametrize("workers", ["1", "2"])
+def test_a_compaction_line_of_a_store_billed_events_jsonl_is_its_own_ledger_kind(
+    workers: str, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """copilot/store-compaction: A's events.jsonl's ``session.compaction_start`` is
+    marked on the store's session A, and the ledger counted it an "event of a session
+    the session store bills" as the file's other lines, so the ledger did not say what
+    that line was (copilot40f): it is now a compaction marked on the store's session,
+    in the CLI with one and two processes and on the page alike."""
+    monkeypatch.setenv("BUDGETCORE_WORKERS", workers)
+    folder = COPILOT / "store-compaction"
+    ledger = _cli_sessions(folder)[_A]["log"]["ledger"]
+    assert _entries(ledger, _A_EVENTS) == {_STORE_EVENT: 6, _MARKED: 1}
+    assert _page_entries(_page_tune(folder), _A, _A_EVENTS) == {_STORE_EVENT: 6, _MARKED: 1}
+
+
+@pytest.mark.parametrize("workers", ["1", "2"])
+def test_a_compaction_mark_with_no_time_is_placed_by_its_order_or_said_unplaced(
+    workers: str, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """copilot/store-compaction-order: A's ``session.compaction_start`` has no
+    ``timestamp`` and was dropped (no mark on the store's session, "logged none"); it is
+    now placed by its order among the file's events, after the last line before it that
+    has a time (10:00:05), so after request 1, as copilot/store-compaction's timed one.
+    B's file has no time on any line: its compaction cannot be placed among the rows and
+    the ledger says so, in its own kind. The CLI, ``tune`` (one and two processes) and
+    the page agree; nothing billed moves ($0.00875 and $0.0039, the store's rows)."""
+    monkeypatch.setenv("BUDGETCORE_WORKERS", workers)
+    folder = COPILOT / "store-compaction-order"
+    sessions = _cli_sessions(folder)
+    a, b = sessions[_A], sessions[_B]
+    assert [(c["line"], c["after_turn"]) for c in a["log"]["compactions"]] == [(4, 1)]
+    assert a["as_run"]["logged_compactions"] == [1]
+    assert (a["as_run"]["measured_cost"], b["as_run"]["measured_cost"]) == (
+        "0.00875000",
+        "0.0039000",
+    )
+    assert b["log"]["compactions"] == []
+    assert _entries(a["log"]["ledger"], _A_EVENTS) == {_STORE_EVENT: 6, _MARKED: 1}
+    assert _entries(b["log"]["ledger"], _B_EVENTS) == {_STORE_EVENT: 4, _UNPLACED: 1}
+    timed = _cli_sessions(COPILOT / "store-compaction")[_A]
+    assert a["as_run"]["modelled_cost"] == timed["as_run"]["modelled_cost"]
+    state = _page_tune(folder)
+    (page,) = [x for x in state.replay.logs if x.name == _A]
+    assert page.log is not None
+    assert [(c.line, c.after_turn) for c in page.log.main.compactions] == [(4, 1)]
+    assert _page_entries(state, _B, _B_EVENTS) == {_STORE_EVENT: 4, _UNPLACED: 1}
+    tuned = _cli_tune(folder, int(workers))
+    job = state.tune.job
+    assert job is not None
+    assert [(t["session"], t["modelled_cost"]) for t in tuned["as_run"]] == [
+        (name, str(base.as_run.modelled_cost))
+        for (name, _), base in zip(job.inputs.sessions, job.inputs.baselines, strict=True)
+    ]
+    assert tuned["as_run"][0]["modelled_cost"] == a["as_run"]["modelled_cost"]
+
+
+def test_an_untimed_mark_before_any_time_is_placed_before_the_next_timed_line() -> None:
+    """copilot_store.store_marks: a mark with no time before any line with one takes
+    the next such line's time less a millisecond (the rows logged before that line are
+    before it); one with its own time keeps it; none is lost."""
+    from budgetcore.replay.logs.copilot_store import store_marks  # noqa: PLC0415
+
+    start = {"type": "session.compaction_start", "data": {}}
+    rows = [
+        (1, start),
+        (2, {"type": "user.message", "timestamp": "2026-04-11T10:00:01.000Z"}),
+        (3, {**start, "timestamp": "2026-04-11T10:00:02.000Z"}),
+        (4, start),
+    ]
+    t1 = 1_775_901_601_000  # 2026-04-11T10:00:01Z
+    assert store_marks(rows) == [(1, t1 - 1), (3, t1 + 1000), (4, t1 + 1000)]
+    assert store_marks([(1, start), (2, {"type": "user.message"})]) == [(1, None)]

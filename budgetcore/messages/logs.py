@@ -328,6 +328,17 @@ MESSAGES: dict[str, tuple[str, str]] = {
         "event of a session the session store bills",
         "由会话库(session-store.db)计费的会话中的事件",
     ),
+    # Such a file's session.compaction_start: marked on the store's session at its time
+    # or its order among the file's events, or not placed (no line of the file has a
+    # time: copilot_store.store_marks).
+    "replay.logs.entry.copilot-store-mark": (
+        "compaction, marked on the store's session",
+        "压缩,已标记在会话库(session-store.db)的该会话上",
+    ),
+    "replay.logs.entry.copilot-store-unplaced": (
+        "compaction (no time in its file: not placed)",
+        "压缩(其文件中没有时间:无法定位)",
+    ),
     # A line of a Copilot CLI events.jsonl without usage whose session an OpenTelemetry
     # export of the folder bills (copilot._session_events).
     "replay.logs.entry.copilot-by-export": (

@@ -48,6 +48,8 @@ ENTRY_KEYS = {
     "usage event (no tokens)": "replay.logs.entry.usage-event-no-tokens",
     "otel record (no usage)": "replay.logs.entry.otel-no-usage",
     "event of a session the session store bills": "replay.logs.entry.copilot-by-store",
+    "compaction, marked on the store's session": "replay.logs.entry.copilot-store-mark",
+    "compaction (no time in its file: not placed)": "replay.logs.entry.copilot-store-unplaced",
     "event of a session an OpenTelemetry export bills": "replay.logs.entry.copilot-by-export",
     "settings (no tokens)": "replay.logs.entry.settings-no-tokens",
     "session (no tokens)": "replay.logs.entry.session-no-tokens",

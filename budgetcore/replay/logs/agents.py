@@ -230,6 +230,10 @@ _COPILOT_NO_BILL = frozenset(
         "otel record (no usage)",
         # An events.jsonl's line of no usage, of a session the session store bills.
         layouts.COPILOT_BY_STORE_EVENT,
+        # Its compaction's line (marked on the store's session, or not placed): the
+        # compaction's call is a row of the store.
+        layouts.COPILOT_STORE_MARK,
+        layouts.COPILOT_STORE_MARK_UNPLACED,
         # A line of an events.jsonl without usage, of a session an export bills.
         layouts.COPILOT_BY_EXPORT_EVENT,
     }

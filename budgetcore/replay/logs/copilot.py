@@ -54,6 +54,7 @@ from budgetcore.replay.logs.copilot_store import (
     billed_events,
     carries_usage,
     count_billed,
+    store_marks,
 )
 from budgetcore.replay.logs.layouts import (
     COPILOT_BY_EVENTS,
@@ -196,12 +197,10 @@ def _session_events(
         copies = sum(1 for _number, obj in rows if _has_usage(obj))
         # Its compactions are the store's session's (copilot_store.fold_store_companions
         # marks them there); the compaction's call is a row of the store.
-        tally.marks += [
-            (number, millis(obj.get("timestamp")))
-            for number, obj in rows
-            if obj.get("type") == "session.compaction_start"
-        ]
-        count_billed(tally, len(rows) - copies, copies)
+        marks = store_marks(rows)
+        placed = [m for m in marks if m[1] is not None]
+        tally.marks += placed
+        count_billed(tally, len(rows) - copies - len(marks), copies, len(placed), len(marks))
         return
     if (
         session is not None

@@ -29,6 +29,8 @@ from budgetcore.replay.logs.layouts import (
     COPILOT_BY_EXPORT_EVENT,
     COPILOT_BY_STORE,
     COPILOT_BY_STORE_EVENT,
+    COPILOT_STORE_MARK,
+    COPILOT_STORE_MARK_UNPLACED,
     copilot_session_of,
     is_copilot_events,
 )
@@ -45,6 +47,7 @@ __all__ = [
     "marked",
     "read_session_store",
     "store_companions",
+    "store_marks",
     "takes_companions",
 ]
 
@@ -131,12 +134,43 @@ def fold_store_companions(runs: Sequence[_R], again: Callable[[_R], _R] | None =
     return [r for at, r in enumerate(out) if at not in companions]
 
 
+def store_marks(rows: Sequence[tuple[int, dict[str, Any]]]) -> list[tuple[int, int | None]]:
+    """Each ``session.compaction_start`` of an events.jsonl the store bills, (line, the
+    time :func:`marked` places it at): its own ``timestamp``; where it has none, its
+    order among the file's events: the time of the last line before it that has one
+    (the rows logged at or before that time are before it, the rows after it after),
+    else that of the first line after it, less a millisecond (the rows logged before
+    that line). A file of no time at all leaves it None: not placed, said so in the
+    ledger (:data:`COPILOT_STORE_MARK_UNPLACED`), never dropped. A row logged between
+    an untimed mark's neighbours is taken to be after it."""
+    out: list[tuple[int, int | None]] = []
+    waiting: list[int] = []  # marks before any line with a time
+    before: int | None = None
+    for number, obj in rows:
+        time = millis(obj.get("timestamp"))
+        if obj.get("type") == "session.compaction_start" and time is None:
+            if before is None:
+                waiting.append(number)
+            else:
+                out.append((number, before))
+            continue
+        if time is not None:
+            out += [(n, time - 1) for n in waiting]
+            waiting = []
+            before = time
+        if obj.get("type") == "session.compaction_start":
+            out.append((number, time))
+    out += [(n, None) for n in waiting]
+    return sorted(out)
+
+
 def marked(log: ParsedLog, marks: Sequence[tuple[int, int | None]], file: int) -> ParsedLog:
     """``log`` (a store's session, one series of rows) with the compactions its
     events.jsonl records (``file`` in its files), each after the rows logged at or
     before its time (a row's ``created_at``, when its call had ended) and before the
-    next, whose context is the one after it. One with no time cannot be placed among
-    the rows: it stays an entry of the ledger alone."""
+    next, whose context is the one after it. One with no time (:func:`store_marks`: no
+    line of its file has one) cannot be placed among the rows: it stays an entry of the
+    ledger alone, of its own kind (:data:`COPILOT_STORE_MARK_UNPLACED`)."""
     from budgetcore.replay.logs.compaction import LogCompaction  # noqa: PLC0415
 
     main = log.series[0]
@@ -200,10 +234,10 @@ def store_companions(runs: Sequence[_Seen]) -> dict[int, tuple[int, FileLedger]]
         ledger = None
         into = stores.get(sid)
         if into is not None:
-            ledger = _companion(run, COPILOT_BY_STORE_EVENT, COPILOT_BY_STORE)
+            ledger = _companion(run, _STORE_EVENTS, COPILOT_BY_STORE)
         else:
             into = exports.get(sid)
-            ledger = None if into is None else _companion(run, COPILOT_BY_EXPORT_EVENT, None)
+            ledger = None if into is None else _companion(run, _EXPORT_EVENTS, None)
         if into is not None and ledger is not None:
             found[at] = (into, ledger)
     return found
@@ -228,12 +262,19 @@ def takes_companions(log: _Billing) -> bool:
     return log.format == "copilot-cli" and bool(_conversations(log))
 
 
-def _companion(run: _Seen, event: str, copy: str | None) -> FileLedger | None:
+#: The entry kinds of an events.jsonl's lines a store's (an export's) session takes as
+#: its file's (:func:`_companion`).
+_STORE_EVENTS = frozenset({COPILOT_BY_STORE_EVENT, COPILOT_STORE_MARK, COPILOT_STORE_MARK_UNPLACED})
+_EXPORT_EVENTS = frozenset({COPILOT_BY_EXPORT_EVENT})
+
+
+def _companion(run: _Seen, events: frozenset[str], copy: str | None) -> FileLedger | None:
     """The ledger of an events.jsonl read with no request because the session store (or
     an export) bills its session, from what its read said (the kinds of its lines, as
-    data on its problems: ``Problem.counts``): each line an ``event`` of that session
-    or a ``copy`` of its usage (the store's; an export's companion holds no usage), or
-    None where it held anything else."""
+    data on its problems: ``Problem.counts``): each line of one of the ``events``
+    kinds of that session (an event, a compaction) or a ``copy`` of its usage (the
+    store's; an export's companion holds no usage), or None where it held anything
+    else."""
     entries: tuple[tuple[str, int], ...] = ()
     copies: tuple[tuple[str, int], ...] = ()
     for problem in run.error:
@@ -243,7 +284,7 @@ def _companion(run: _Seen, event: str, copy: str | None) -> FileLedger | None:
             copies = problem.counts
     if run.lines is None or not (entries or copies):
         return None
-    if any(k != event for k, _ in entries) or any(k != copy for k, _ in copies):
+    if any(k not in events for k, _ in entries) or any(k != copy for k, _ in copies):
         return None
     blank = run.lines - sum(n for _, n in entries) - sum(n for _, n in copies)
     if blank < 0:
@@ -266,12 +307,19 @@ def carries_usage(kind: object, metrics: object, compaction: object) -> bool:
     return isinstance(compaction, dict)
 
 
-def count_billed(tally: Tally, events: int, copies: int) -> None:
+def count_billed(tally: Tally, events: int, copies: int, placed: int = 0, marks: int = 0) -> None:
     """An events.jsonl of a session the store bills, in the current file's ledger: its
-    lines with a usage copies of the store's (:data:`COPILOT_BY_STORE`), every other
-    line an event of that session (:data:`COPILOT_BY_STORE_EVENT`)."""
-    if events:
-        tally.entries_of(((COPILOT_BY_STORE_EVENT, events),))
+    lines with a usage copies of the store's (:data:`COPILOT_BY_STORE`), its ``marks``
+    compactions each a compaction of the store's session, ``placed`` of them marked on
+    it (:data:`COPILOT_STORE_MARK`) and the others not (:data:`COPILOT_STORE_MARK_UNPLACED`:
+    no time to place them by), every other line an event of that session
+    (:data:`COPILOT_BY_STORE_EVENT`)."""
+    counted = (
+        (COPILOT_BY_STORE_EVENT, events),
+        (COPILOT_STORE_MARK, placed),
+        (COPILOT_STORE_MARK_UNPLACED, marks - placed),
+    )
+    tally.entries_of((kind, n) for kind, n in counted if n)
     if copies:
         dups = tally.files[-1].dups
         dups[COPILOT_BY_STORE] = dups.get(COPILOT_BY_STORE, 0) + copies

@@ -16,6 +16,8 @@ __all__ = [
     "COPILOT_BY_EXPORT_EVENT",
     "COPILOT_BY_STORE",
     "COPILOT_BY_STORE_EVENT",
+    "COPILOT_STORE_MARK",
+    "COPILOT_STORE_MARK_UNPLACED",
     "HOME_FILE_LINES",
     "Claim",
     "Planner",
@@ -443,6 +445,13 @@ COPILOT_BILLED_ELSEWHERE = (COPILOT_BY_EVENTS, COPILOT_BY_STORE)
 #: The ledger's entry kind of an events.jsonl's line of no usage whose session the
 #: session store beside it bills (its usage lines are copies, COPILOT_BY_STORE).
 COPILOT_BY_STORE_EVENT = "event of a session the session store bills"
+#: The ledger's entry kinds of such a file's ``session.compaction_start`` line: a
+#: compaction marked on the store's session (copilot_store.marked), placed at its time,
+#: else at its order among the file's events; or one no line of its file gives a time
+#: to, which cannot be placed among the store's rows (kept in the ledger, never dropped).
+#: (Each within the ledger's 48 characters, tally.label.)
+COPILOT_STORE_MARK = "compaction, marked on the store's session"
+COPILOT_STORE_MARK_UNPLACED = "compaction (no time in its file: not placed)"
 #: The ledger's entry kind of a line of an events.jsonl without usage whose session an
 #: OpenTelemetry export of the folder bills (ccusage 20.0.24 bills the export there).
 COPILOT_BY_EXPORT_EVENT = "event of a session an OpenTelemetry export bills"
