@@ -787,7 +787,7 @@ def test_a_copilot_events_file_picked_alone_beside_its_store_is_billed_once(
     """The page's file box gives no folder: a session store and an events.jsonl picked
     one by one were both billed, session A twice ($0.0214), as no folder named the
     events' session. Its session.start's sessionId names it (copilot._events_session):
-    the store bills A, the events.jsonl costs nothing, $0.01265 in all (A $0.00875, B
+    the store bills A, the events.jsonl is a file of A's, $0.01265 in all (A $0.00875, B
     $0.0039, ccusage's per session: tests/test_agents_ccusage.py). A folder laid out so
     (the two files side by side) reads the same in the CLI."""
     from budgetcore.replay.logs.session import folder_usage  # noqa: PLC0415
@@ -802,9 +802,12 @@ def test_a_copilot_events_file_picked_alone_beside_its_store_is_billed_once(
     loaded, not_read = reader.finish(import_steps(files))
     assert not_read == ()
     assert folder_usage(loaded).cost == Decimal("0.01265")
-    (copy,) = [x for x in loaded if x.name == "events.jsonl"]
-    assert copy.log is None
-    assert copy.costs_nothing
+    # A file of the store's session A, folded by the id its session.start holds
+    # (copilot40f; it was a session of its own that costs nothing).
+    assert [x.name for x in loaded if x.name == "events.jsonl"] == []
+    (a,) = [x for x in loaded if x.name == f"session-store.db#{_SA}"]
+    assert a.log is not None
+    assert [f.name for f in a.log.ledger] == [a.name, "events.jsonl"]
     flat = tmp_path / "flat"
     flat.mkdir()
     for name, data in files:

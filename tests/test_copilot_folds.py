@@ -96,6 +96,20 @@ def _cli_sessions(folder: Path, *extra: str) -> dict[str, dict[str, Any]]:
     return {r["session"]: r["summary"] for r in rows if set(r) == {"session", "summary"}}
 
 
+def _tuned_as_on_the_page(folder: Path, jobs: int, state: Any) -> list[dict[str, Any]]:
+    """``tune --log FOLDER``'s sessions as run, each with the modelled cost the page's
+    Tune (``state``) holds for it."""
+    tuned = _cli_tune(folder, jobs)["as_run"]
+    job = state.tune.job
+    assert job is not None
+    assert [(t["session"], t["modelled_cost"]) for t in tuned] == [
+        (name, str(base.as_run.modelled_cost))
+        for (name, _), base in zip(job.inputs.sessions, job.inputs.baselines, strict=True)
+    ]
+    assert isinstance(tuned, list)
+    return tuned
+
+
 @pytest.mark.parametrize("workers", ["1", "2"])
 def test_a_store_session_is_marked_with_the_compactions_its_events_jsonl_records(
     workers: str, monkeypatch: pytest.MonkeyPatch
@@ -124,14 +138,8 @@ def test_a_store_session_is_marked_with_the_compactions_its_events_jsonl_records
     assert page.as_run is not None
     assert page.as_run.logged_compactions == (1,)
     assert str(page.as_run.modelled_cost) == replayed["as_run"]["modelled_cost"]
-    tuned = _cli_tune(folder, int(workers))
-    job = state.tune.job
-    assert job is not None
-    assert [(a["session"], a["modelled_cost"]) for a in tuned["as_run"]] == [
-        (name, str(b.as_run.modelled_cost))
-        for (name, _), b in zip(job.inputs.sessions, job.inputs.baselines, strict=True)
-    ]
-    assert tuned["as_run"][0]["modelled_cost"] == replayed["as_run"]["modelled_cost"]
+    tuned = _tuned_as_on_the_page(folder, int(workers), state)
+    assert tuned[0]["modelled_cost"] == replayed["as_run"]["modelled_cost"]
 
 
 _STORE_EVENT = "event of a session the session store bills"
@@ -203,14 +211,8 @@ def test_a_compaction_mark_with_no_time_is_placed_by_its_order_or_said_unplaced(
     assert page.log is not None
     assert [(c.line, c.after_turn) for c in page.log.main.compactions] == [(4, 1)]
     assert _page_entries(state, _B, _B_EVENTS) == {_STORE_EVENT: 4, _UNPLACED: 1}
-    tuned = _cli_tune(folder, int(workers))
-    job = state.tune.job
-    assert job is not None
-    assert [(t["session"], t["modelled_cost"]) for t in tuned["as_run"]] == [
-        (name, str(base.as_run.modelled_cost))
-        for (name, _), base in zip(job.inputs.sessions, job.inputs.baselines, strict=True)
-    ]
-    assert tuned["as_run"][0]["modelled_cost"] == a["as_run"]["modelled_cost"]
+    tuned = _tuned_as_on_the_page(folder, int(workers), state)
+    assert tuned[0]["modelled_cost"] == a["as_run"]["modelled_cost"]
 
 
 def test_an_untimed_mark_before_any_time_is_placed_before_the_next_timed_line() -> None:
@@ -229,3 +231,51 @@ def test_an_untimed_mark_before_any_time_is_placed_before_the_next_timed_line() 
     t1 = 1_775_901_601_000  # 2026-04-11T10:00:01Z
     assert store_marks(rows) == [(1, t1 - 1), (3, t1 + 1000), (4, t1 + 1000)]
     assert store_marks([(1, start), (2, {"type": "user.message"})]) == [(1, None)]
+
+
+def _page_import(files: tuple[tuple[str, bytes], ...]) -> Any:
+    events = (ReplayToggled(True), ReplaySourceChosen("log"), ReplayLogsLoaded(files))
+    return fold(reduce, events, initial_state())
+
+
+@pytest.mark.parametrize("workers", ["1", "2"])
+def test_an_events_jsonl_picked_alone_is_folded_by_the_session_id_it_holds(
+    workers: str, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """copilot/store-loose: A's events.jsonl at the top of the folder and B's in a
+    ``copied/<id>/`` folder, beside the store that bills both. Each was read with the
+    store (its usage a copy) but, no ``session-state/<id>`` folder naming its session,
+    not folded: it stayed a session "with no usable request" of its own, and A's
+    compaction was not marked on the store's session (copilot40f). Each is now folded
+    by the session id its ``session.start`` holds, in ``replay`` (one and two
+    processes), ``tune`` and the page's import, the folder's and files picked one by one
+    (no folder at all); nothing is billed twice."""
+    monkeypatch.setenv("BUDGETCORE_WORKERS", workers)
+    folder = COPILOT / "store-loose"
+    b_events = "copied/dddddddd-0000-4000-8000-0000000000b1/events.jsonl"
+    sessions = _cli_sessions(folder)
+    assert sorted(sessions) == [_A, _B]
+    a, b = sessions[_A], sessions[_B]
+    assert [f["file"] for f in a["log"]["ledger"]] == [_A, "events.jsonl"]
+    assert [f["file"] for f in b["log"]["ledger"]] == [_B, b_events]
+    assert _entries(a["log"]["ledger"], "events.jsonl") == {_STORE_EVENT: 6, _MARKED: 1}
+    assert [(c["line"], c["after_turn"]) for c in a["log"]["compactions"]] == [(4, 1)]
+    result = run_cli(["replay", "--log", str(folder), "--format", "jsonl"])
+    total = json.loads(result.out.splitlines()[-1])["total"]
+    assert total["sessions_unreadable"] == []
+    assert total["measured"]["cost"] == "0.01265000"
+    assert _cli_tune(folder, int(workers))["sessions_not_replayed"] == []
+    state = _page_tune(folder)
+    assert sorted(x.name for x in state.replay.logs) == [_A, _B]
+    assert _page_entries(state, _A, "events.jsonl") == {_STORE_EVENT: 6, _MARKED: 1}
+    job = state.tune.job
+    assert job is not None
+    assert [*job.inputs.unreadable, *job.not_replayed] == []
+    picked = tuple((n, d) for n, d in folder_files(folder) if "/" not in n and n != "NOTE.md")
+    assert [n for n, _ in picked] == ["events.jsonl", "session-store.db"]
+    logs = _page_import(picked).replay.logs
+    assert sorted(x.name for x in logs) == [_A, _B]
+    (a_page,) = [x for x in logs if x.name == _A]
+    assert a_page.log is not None
+    assert [f.name for f in a_page.log.ledger] == [_A, "events.jsonl"]
+    assert [(c.line, c.after_turn) for c in a_page.log.main.compactions] == [(4, 1)]

@@ -525,19 +525,23 @@ def test_an_events_file_whose_session_the_store_bills_says_so(lang: str) -> None
 def test_an_events_file_picked_beside_its_store_counts_one_copy_as_one() -> None:
     """The sixteenth walk (1440 px, English): a Copilot CLI events.jsonl picked in the
     file box with the session store that bills its session (no folder, so not folded
-    into the store's ledger) said "holds 1 records with usage"."""
+    into the store's ledger) said "holds 1 records with usage". It is now folded by the
+    session id its session.start holds (copilot40f): a file of the store's session A,
+    whose ledger says its one usage line a copy of that session's."""
     store = LOGS / "copilot" / "store-events"
-    events = store / "session-state" / "dddddddd-0000-4000-8000-0000000000a1" / "events.jsonl"
+    sid = "dddddddd-0000-4000-8000-0000000000a1"
+    events = store / "session-state" / sid / "events.jsonl"
     picked = (
         ("session-store.db", (store / "session-store.db").read_bytes()),
         ("events.jsonl", events.read_bytes()),
     )
     panel = with_logs(ReplayPanel(), picked)
-    # The import opens on the store's session (the first that replays): the copy chosen.
-    copy = next(i for i, x in enumerate(panel.logs) if x.name.endswith("events.jsonl"))
-    panel = dataclasses.replace(panel, log_index=copy)
-    page = html.unescape(str(logs_html(panel, "en", wide=True)))
-    assert "a session the session store bills: 1" in page
+    assert not any(x.name == "events.jsonl" for x in panel.logs)
+    a = next(i for i, x in enumerate(panel.logs) if x.name == f"session-store.db#{sid}")
+    panel = dataclasses.replace(panel, log_index=a)
+    page = re.sub(r"<[^>]+>", " ", html.unescape(str(logs_html(panel, "en", wide=True))))
+    assert re.search(r"events\.jsonl\s+lines read:\s+4\s", page)
+    assert re.search(r"copies folded:\s+a session the session store bills 1\s", page)
     assert not re.search(r"\b1 records\b", page)
 
 

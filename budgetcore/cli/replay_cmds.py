@@ -799,7 +799,7 @@ def _session_run(
 ) -> Any:
     """One session of a folder: its run, or why it could not be read. ``opened``: its
     main file open already (read_log_path)."""
-    from budgetcore.replay.logs import NoRequests, unread_agent  # noqa: PLC0415
+    from budgetcore.replay.logs import unread_fields  # noqa: PLC0415
     from budgetcore.replay.logs.session import SessionRun  # noqa: PLC0415
 
     root, fmt, scenario, options, replay_it = settings
@@ -815,13 +815,7 @@ def _session_run(
             log = _renamed(log, files)
         return _paused_run(name, log, scenario=scenario, options=options, replay_it=replay_it)
     except ScenarioError as exc:  # NoRequests: read to its end, its lines counted
-        lines = exc.lines if isinstance(exc, NoRequests) else None
-        free = isinstance(exc, NoRequests) and exc.costs_nothing
-        marks = exc.marks if isinstance(exc, NoRequests) else ()
-        who = unread_agent(exc)
-        return SessionRun(
-            name, None, error=exc.problems, lines=lines, costs_nothing=free, agent=who, marks=marks
-        )
+        return SessionRun(name, None, error=exc.problems, **unread_fields(exc))
     except Unreadable as exc:
         return SessionRun(name, None, error=(unreadable_problem(exc),))
 

@@ -91,6 +91,7 @@ class Done:
     costs_nothing: bool = False
     agent: str = ""
     marks: tuple[tuple[int, int | None], ...] = ()  # NoRequests.marks
+    billed_session: str = ""  # NoRequests.billed_session
     # A Copilot CLI log read where the task ran: its series' names (an export's, one per
     # session id), which :func:`store_folded` asks with no log sent back.
     series_names: tuple[str, ...] | None = None
@@ -117,11 +118,12 @@ def work(task: Task, job: Job) -> Done:
     base = None
     sets: tuple[str, int, bool] | None = None
     ids: tuple[tuple[str, str], ...] = ()
-    unread: tuple[int | None, bool, str, tuple[tuple[int, int | None], ...]] = (
+    unread: tuple[int | None, bool, str, tuple[tuple[int, int | None], ...], str] = (
         None,
         False,
         "",
         (),
+        "",
     )
     names: tuple[str, ...] | None = None
     try:
@@ -199,7 +201,7 @@ def work(task: Task, job: Job) -> Done:
 
         result = SessionResult(task.name, None, None, exc.problems)
         if isinstance(exc, NoRequests):
-            unread = (exc.lines, exc.costs_nothing, exc.agent, exc.marks)
+            unread = (exc.lines, exc.costs_nothing, exc.agent, exc.marks, exc.billed_session)
     except Unreadable as exc:
         result = SessionResult(task.name, None, None, (unreadable_problem(exc),))
     what_ifs = None
@@ -277,6 +279,7 @@ class _Read:
     costs_nothing: bool
     agent: str
     marks: tuple[tuple[int, int | None], ...] = ()
+    billed_session: str = ""
 
 
 def store_folded(
@@ -319,6 +322,7 @@ def store_folded(
                 done[i].costs_nothing,
                 done[i].agent,
                 done[i].marks,
+                done[i].billed_session,
             )
             for i in members
         ]

@@ -79,6 +79,7 @@ __all__ = [
     "session_steps",
     "sessions_steps",
     "unread_agent",
+    "unread_fields",
 ]
 
 
@@ -537,11 +538,29 @@ class NoRequests(LogUnread):
         free: bool,
         agent: str = "",
         marks: tuple[tuple[int, int | None], ...] = (),
+        *,
+        billed_session: str = "",
     ) -> None:
         super().__init__(problems, agent)
         self.lines = lines
         self.costs_nothing = free
         self.marks = marks  # ParsedLog.marks: compactions of a session another bills
+        self.billed_session = billed_session  # ParsedLog.billed_session: that session's id
+
+
+def unread_fields(exc: ScenarioError) -> dict[str, Any]:
+    """What a session's run keeps of a file not read (the CLI's ``SessionRun``, the
+    page's ``LoadedLog``, as keywords): its lines, whether it costs nothing, whose file
+    it is, and the compactions and session id of a session another source bills."""
+    if not isinstance(exc, NoRequests):
+        return {"lines": None, "costs_nothing": False, "agent": unread_agent(exc)}
+    return {
+        "lines": exc.lines,
+        "costs_nothing": exc.costs_nothing,
+        "agent": exc.agent,
+        "marks": exc.marks,
+        "billed_session": exc.billed_session,
+    }
 
 
 def no_requests(log: ParsedLog) -> ScenarioError:
@@ -606,7 +625,8 @@ def no_requests(log: ParsedLog) -> ScenarioError:
     if instead:
         named.insert(0, Problem.coded("log", instead))
     lines = sum(f.lines for f in log.ledger)
-    return NoRequests(named, lines, costs_nothing(log), log.format, log.marks)
+    free = costs_nothing(log)
+    return NoRequests(named, lines, free, log.format, log.marks, billed_session=log.billed_session)
 
 
 def read_session(

@@ -194,6 +194,7 @@ def _session_events(
     its copy, each line an event of that session."""
     session = _events_session(name, rows)
     if session is not None and covered is not None and covered.by_store(session):
+        tally.billed_session = session
         copies = sum(1 for _number, obj in rows if _has_usage(obj))
         # Its compactions are the store's session's (copilot_store.fold_store_companions
         # marks them there); the compaction's call is a row of the store.
@@ -209,6 +210,7 @@ def _session_events(
         and not any(_has_usage(obj) for _number, obj in rows)
         and any(session in _export_ids(stream, what) for _name, stream in exports)
     ):
+        tally.billed_session = session
         tally.entries_of(((COPILOT_BY_EXPORT_EVENT, len(rows)),))
         return
     _events(tally, rows)

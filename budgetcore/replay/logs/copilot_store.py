@@ -228,9 +228,13 @@ def store_companions(runs: Sequence[_Seen]) -> dict[int, tuple[int, FileLedger]]
         if run.log is not None or run.agent != "copilot-cli" or not run.costs_nothing:
             continue
         path = run.name.replace("\\", "/")
-        if not is_copilot_events(path):
+        # The id the file holds where the read found another source bills it (a file
+        # picked alone, or copied out of its folder), else its folder's name.
+        sid = getattr(run, "billed_session", "") or (
+            copilot_session_of(path) if is_copilot_events(path) else ""
+        )
+        if not sid:
             continue
-        sid = copilot_session_of(path)
         ledger = None
         into = stores.get(sid)
         if into is not None:

@@ -448,6 +448,10 @@ class ParsedLog:
     # another source bills (a Copilot CLI events.jsonl whose session the session store
     # bills: ``copilot_store.fold_store_companions`` marks them on that session).
     marks: tuple[tuple[int, int | None], ...] = ()
+    # The session id of such a file, as the file holds it (its session.start's where no
+    # ``session-state/<id>`` folder names it: a file picked alone), that the fold folds
+    # it by; "" where no other source bills its session.
+    billed_session: str = ""
 
     @property
     def main(self) -> LogSeries:

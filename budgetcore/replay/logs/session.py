@@ -95,6 +95,7 @@ class SessionRun:
     # Not read: the compactions it records of a session another source bills
     # (NoRequests.marks), marked on that session by the folder's read.
     marks: tuple[tuple[int, int | None], ...] = ()
+    billed_session: str = ""  # Not read: that session's id (NoRequests.billed_session)
     # The session's JSON Lines output, written as soon as it was measured where nothing
     # read after it can change it (:func:`kept`); "" when it is written at the end. Its
     # log then holds no requests, only what the folder's total reads.

@@ -147,6 +147,7 @@ class Tally:
         self.model_assumed = ""  # why its model is assumed (ParsedLog.model_assumed)
         self.lacks = ""  # what its file lacks that its agent writes (ParsedLog.lacks)
         self.marks: list[tuple[int, int | None]] = []  # ParsedLog.marks
+        self.billed_session = ""  # ParsedLog.billed_session
         self.per_series: dict[str, int] = {}  # requests read so far, per series
 
     # ---------------------------------------------------------------- per file
@@ -644,6 +645,7 @@ class Tally:
             model_assumed=self.model_assumed,
             lacks=self.lacks,
             marks=tuple(self.marks),
+            billed_session=self.billed_session,
         )
 
 

@@ -114,6 +114,7 @@ class LoadedLog:
     agent: str = ""  # not read: whose file it is where the read told (LogUnread.agent)
     # Not read: compactions it records of a session another bills (NoRequests.marks).
     marks: tuple[tuple[int, int | None], ...] = ()
+    billed_session: str = ""  # Not read: that session's id (NoRequests.billed_session)
 
 
 @dataclass(frozen=True, slots=True, eq=False)
@@ -400,7 +401,7 @@ def _load(
     """One session's files read in steps; the progress counts the bytes read of its
     files not ``counted`` already (a companion another session read: Copilot CLI's
     session store, read with each of its events.jsonl)."""
-    from budgetcore.replay.logs import NoRequests, session_steps, unread_agent  # noqa: PLC0415 - a log only
+    from budgetcore.replay.logs import session_steps, unread_fields  # noqa: PLC0415 - a log only
 
     streams = [_Stepped(data, step_bytes) if step_bytes else io.BytesIO(data) for _, data in files]
     steps = session_steps([(n, s) for (n, _), s in zip(files, streams, strict=True)])
@@ -415,13 +416,7 @@ def _load(
                 s.tell() for (n, _), s in zip(files, streams, strict=True) if n not in counted
             )
     except ScenarioError as exc:  # NoRequests: read to its end, its lines counted
-        lines = exc.lines if isinstance(exc, NoRequests) else None
-        free = isinstance(exc, NoRequests) and exc.costs_nothing
-        marks = exc.marks if isinstance(exc, NoRequests) else ()
-        who = unread_agent(exc)
-        return LoadedLog(
-            name, error=exc.problems, lines=lines, costs_nothing=free, agent=who, marks=marks
-        )
+        return LoadedLog(name, error=exc.problems, **unread_fields(exc))
     return _loaded(name, log)
 
 
