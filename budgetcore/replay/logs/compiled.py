@@ -221,6 +221,9 @@ class CopilotData(Struct, gc=False):
     # A session.start's session id: an events.jsonl picked without its folder
     # (copilot._events_session).
     sessionId: Any = UNSET
+    # A shutdown's session-wide charge, read where it has no model metrics
+    # (copilot_shutdown.charge_alone).
+    totalNanoAiu: Any = UNSET
 
 
 class CopilotLine(Struct, gc=False):

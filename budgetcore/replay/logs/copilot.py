@@ -7,7 +7,7 @@
   ``modelMetrics.<model>.usage.{inputTokens, outputTokens, cacheReadTokens,
   cacheWriteTokens}`` totals of the session so far: a resumed session appends another
   shutdown, which holds the one before (a 1.0.91 capture's usage rows add up to each),
-  so only the last of such a run is billed (:func:`_held`, as ccusage 20.0.24 reads
+  so only the last of such a run is billed (:mod:`.copilot_shutdown`, as ccusage 20.0.24 reads
   them). So the file is totals-only: measured, never replayed turn by turn.
   ``inputTokens`` holds the cache reads and writes, as Copilot's session store's
   ``input_tokens`` does (a live 1.0.75 shutdown's ``tokenDetails``: input 2 + cache
@@ -42,11 +42,20 @@ from __future__ import annotations
 import dataclasses
 from collections.abc import Iterable, Sequence
 from decimal import Decimal
-from itertools import chain, pairwise
+from itertools import chain
 from typing import Any
 
 from budgetcore.errors import Problem
 from budgetcore.inputs.numbers import MAX_TOKENS, bound_text
+from budgetcore.replay.logs.copilot_shutdown import (
+    Checked,
+    charge_alone,
+    charged_within,
+    dollars_of,
+    held_shutdowns,
+    nano_aiu,
+    shutdown_usage,
+)
 from budgetcore.replay.logs.copilot_store import (
     _identity,
     _model_name,
@@ -104,7 +113,6 @@ _EVENT_TYPES = frozenset(
         "tool.execution_complete",
     }
 )
-_METRICS = ("inputTokens", "cacheReadTokens", "cacheWriteTokens", "outputTokens")
 _MODEL_ATTRS = ("gen_ai.response.model", "gen_ai.request.model")
 _SESSION_ATTRS = (
     ("gen_ai.conversation.id", 3),
@@ -347,10 +355,10 @@ def _export_ids(stream: LineSource, what: str) -> frozenset[str]:
 def _events(tally: Tally, rows: list[tuple[int, dict[str, Any]]]) -> None:
     # Each shutdown's model metrics, read once: the last with any bounds the compactions
     # its totals hold (_compaction_usage); each one a later shutdown holds is in its
-    # totals (_held).
+    # totals (held_shutdowns).
     shutdowns = {
         n: [
-            (model, _usage(m.get("usage") if isinstance(m, dict) else None), m)
+            (model, shutdown_usage(m.get("usage") if isinstance(m, dict) else None), m)
             for model, m in o["data"]["modelMetrics"].items()
         ]
         for n, o in rows
@@ -360,7 +368,7 @@ def _events(tally: Tally, rows: list[tuple[int, dict[str, Any]]]) -> None:
         and o["data"]["modelMetrics"]
     }
     last_shutdown = max(shutdowns, default=0)
-    held = _held(shutdowns)
+    held = held_shutdowns(shutdowns)
     model = ""  # the session's model as last selected (_MODEL_KEYS)
     for number, obj in rows:
         kind = obj.get("type")
@@ -381,8 +389,11 @@ def _events(tally: Tally, rows: list[tuple[int, dict[str, Any]]]) -> None:
             _compaction_usage(tally, number, data, model, time, covered=number < last_shutdown)
             continue
         checked = shutdowns.get(number) if kind == "session.shutdown" else None
+        if checked is None and kind == "session.shutdown":
+            _no_metrics(tally, number, data, shutdowns)
+            continue
         if checked is None:
-            tally.entry(kind if kind != "session.shutdown" else "session.shutdown (no metrics)")
+            tally.entry(kind)
             continue
         bad = next(((m, f) for m, f, _raw in checked if isinstance(f, Problem)), None)
         if bad is not None:  # one line, one place: malformed as a whole
@@ -398,57 +409,28 @@ def _events(tally: Tally, rows: list[tuple[int, dict[str, Any]]]) -> None:
             continue
         for name, totals, raw in checked:
             assert not isinstance(totals, Problem)
-            cost = _nano_aiu(raw)
+            cost = nano_aiu(raw)
             _bill(tally, number, totals, model=str(name).strip(), time=time, cost=cost)
 
 
-def _held(
-    shutdowns: dict[int, list[tuple[str, tuple[int, ...] | Problem, object]]],
-) -> frozenset[int]:
-    """The shutdowns whose totals the next shutdown holds: a shutdown's model metrics are
-    the session's cumulative totals, a resumed process starting from the last shutdown's
-    (a Copilot CLI 1.0.91 capture: the usage rows logged before each of a resumed
-    session's two shutdowns add up to it in all 11 fields; ccusage 20.0.24 reads them
-    so), so only the last of a run of them is billed. A shutdown holds the one before
-    only where each model of that one is in it with no count smaller (its uncached
-    input, cache reads, cache writes, output, and nano-AIU where both write it): one
-    smaller is no cumulative total but a process whose counters began again at 0 (a
-    build that did not restore them, docs/replay.md "Differences from ccusage"), so the
-    one before it is billed too: never a negative difference, never a token lost."""
-    snapshots = [
-        (n, snap) for n, checked in sorted(shutdowns.items()) if (snap := _snapshot(checked))
-    ]
-    out: set[int] = set()
-    for (n, before), (_next, after) in pairwise(snapshots):
-        if all(name in after and _within(was, after[name]) for name, was in before.items()):
-            out.add(n)
-    return frozenset(out)
-
-
-#: A model's totals at a shutdown, as compared with the next shutdown's: its uncached
-#: input, cache reads, cache writes and output, and its nano-AIU where written.
-_Snapshot = tuple[tuple[int, ...], Decimal | None]
-
-
-def _snapshot(
-    checked: list[tuple[str, tuple[int, ...] | Problem, object]],
-) -> dict[str, _Snapshot] | None:
-    """A shutdown's totals by model; None for a malformed one (listed, never compared)."""
-    out: dict[str, _Snapshot] = {}
-    for name, totals, raw in checked:
-        if isinstance(totals, Problem):
-            return None
-        prompt, read, write, output = totals
-        out[name] = ((*cache_out(prompt, read, write), output), _nano_aiu(raw))
-    return out
-
-
-def _within(was: _Snapshot, now: _Snapshot) -> bool:
-    """Whether a model's earlier totals are inside its later ones: no count smaller."""
-    (counts_was, nano_was), (counts_now, nano_now) = was, now
-    if any(a < b for a, b in zip(counts_now, counts_was, strict=True)):
-        return False
-    return nano_was is None or nano_now is None or nano_now >= nano_was
+def _no_metrics(tally: Tally, number: int, data: object, shutdowns: dict[int, Checked]) -> None:
+    """A shutdown with no model metrics. One of Copilot's charge alone
+    (copilot_shutdown.charge_alone) that no billed shutdown holds is a cost of requests
+    no token count covers: listed as malformed, naming that charge in nano-AIU and in
+    dollars, so the session's cost stays unknown (its tokens cannot be measured nor
+    priced); never read as 0 nor as a session without a shutdown."""
+    nano = charge_alone(data)
+    if nano is None:
+        tally.entry("session.shutdown (no metrics)")
+    elif charged_within(nano, number, shutdowns):
+        tally.entry("session.shutdown (in shutdown totals)")
+    else:
+        tally.malformed(
+            number,
+            Problem.of(
+                "data.totalNanoAiu", nano, "log-copilot-charge-alone", dollars=dollars_of(nano)
+            ),
+        )
 
 
 def _bill(
@@ -538,29 +520,8 @@ def _compaction_usage(
         return
     named = usage.get("model")
     name = named.strip() if isinstance(named, str) and named.strip() else model
-    cost = _nano_aiu(usage.get("copilotUsage"))
+    cost = nano_aiu(usage.get("copilotUsage"))
     _bill(tally, number, (prompt, read, write, output), model=name, time=time, cost=cost)
-
-
-def _usage(raw: object) -> tuple[int, ...] | Problem:
-    """A shutdown model's usage counts, or the problem. A usage object that holds none
-    of the keys read, but others, is not 0 tokens: its counts are written in a shape
-    this reader does not know (a `{"input": 100, "output": 50}` seen in another
-    project's test read as 0 tokens and a known $0, as ccusage reads it). An empty one
-    is a model that used nothing."""
-    if isinstance(raw, dict) and raw and not any(k in raw for k in _METRICS):
-        return Problem.of("usage", raw, "log-line-no-known-count", keys=", ".join(_METRICS))
-    return counts(raw, _METRICS, "usage")
-
-
-def _nano_aiu(metric: object) -> Decimal | None:
-    """A model's own cost at a shutdown: its ``totalNanoAiu`` / 10^11 dollars, as the
-    session store's ``total_nano_aiu`` (Copilot CLI 1.0.75 writes it in the shutdown's
-    model metrics; a live shutdown's 6,056,400,000 is the $0.060564 its tokens cost at
-    list prices). Older shutdowns have none, and a value that is no count is none."""
-    raw = metric.get("totalNanoAiu") if isinstance(metric, dict) else None
-    nano = count_of(raw) if raw is not None else None
-    return Decimal(nano).scaleb(-11) if nano else None
 
 
 def _attr(attrs: dict[str, Any], key: str) -> str | None:
