@@ -121,3 +121,71 @@ def test_a_shutdown_of_no_metrics_and_no_charge_reads_as_before() -> None:
         assert not found.costs_nothing
         (counted,) = [p.counts for p in found.problems if p.code == "log-no-requests"]
         assert dict(counted)["session.shutdown (no metrics)"] == 1
+
+
+def _checkpoint(nano: int) -> dict[str, object]:
+    data = {"totalPremiumRequests": 1, "totalNanoAiu": nano, "modelCacheState": {}}
+    return {"type": "session.usage_checkpoint", "data": data, "timestamp": "2026-09-02T10:02:00Z"}
+
+
+def _compaction(nano: int) -> dict[str, object]:
+    usage = {"inputTokens": 100, "outputTokens": 10, "cacheReadTokens": 0, "cacheWriteTokens": 0}
+    call = {**usage, "model": "gpt-5.4", "copilotUsage": {"totalNanoAiu": nano}}
+    data = {"success": True, "compactionTokensUsed": call}
+    kind = "session.compaction_complete"
+    return {"type": kind, "data": data, "timestamp": "2026-09-02T10:03:00Z"}
+
+
+def _without_model_nano(line: dict[str, object]) -> dict[str, object]:
+    """A shutdown whose models write no nano-AIU, its session-wide charge only."""
+    data = json.loads(json.dumps(line["data"]))
+    for metric in data["modelMetrics"].values():
+        del metric["totalNanoAiu"]
+    return {**line, "data": data}
+
+
+_BILLED = _shutdown(900_000_000, _metrics(900_000_000))
+
+
+@pytest.mark.parametrize(
+    ("lines", "listed"),
+    [
+        # a checkpoint before the shutdown that holds it
+        ((_checkpoint(900_000_000), _BILLED), False),
+        # a resumed process that never shut down: its checkpoint charged more
+        ((_BILLED, _checkpoint(1_400_000_000)), True),
+        ((_BILLED, _checkpoint(900_000_000)), False),
+        # a compaction call billed after the last shutdown is in the charge so far
+        ((_BILLED, _compaction(500_000_000), _checkpoint(1_400_000_000)), False),
+        ((_BILLED, _compaction(100_000_000), _checkpoint(1_400_000_000)), True),
+        # the shutdown's session-wide charge, where its models write none
+        ((_without_model_nano(_BILLED), _checkpoint(900_000_000)), False),
+        ((_without_model_nano(_BILLED), _checkpoint(1_400_000_000)), True),
+    ],
+)
+def test_a_usage_checkpoint_past_what_the_file_bills_is_a_charge_no_token_count_covers(
+    lines: tuple[dict[str, object], ...], listed: bool
+) -> None:
+    """``session.usage_checkpoint`` (the session's charge so far, written to restore it on
+    resume) after the last shutdown, charging more than it and the compaction calls
+    billed after it: a resumed process that never shut down, whose requests no token
+    count covers. It was an entry, the session billed as if whole from the earlier
+    shutdown; it is now listed with its charge, the cost unknown. One within what is
+    billed is "(in shutdown totals)"."""
+    log = _read(*lines)
+    assert not isinstance(log, NoRequests)
+    (ledger,) = log.ledger
+    if listed:
+        assert [p.code for p in log.skipped] == ["log-copilot-charge-alone"]
+    else:
+        assert ledger.malformed == ()
+        assert dict(ledger.entries)["session.usage_checkpoint (in shutdown totals)"] == 1
+
+
+def test_a_file_of_checkpoints_alone_says_its_charge() -> None:
+    """A process that never shut down: no shutdown, a checkpoint of its charge. Its file
+    has no request, as before, and now names that charge."""
+    found = _read(_checkpoint(2_340_000_000))
+    assert isinstance(found, NoRequests)
+    assert not found.costs_nothing
+    assert "log-copilot-charge-alone" in [p.code for p in found.problems]

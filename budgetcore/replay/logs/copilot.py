@@ -48,8 +48,10 @@ from typing import Any
 from budgetcore.errors import Problem
 from budgetcore.inputs.numbers import MAX_TOKENS, bound_text
 from budgetcore.replay.logs.copilot_shutdown import (
+    Billed,
     Checked,
     charge_alone,
+    charge_of,
     charged_within,
     dollars_of,
     held_shutdowns,
@@ -369,6 +371,7 @@ def _events(tally: Tally, rows: list[tuple[int, dict[str, Any]]]) -> None:
     }
     last_shutdown = max(shutdowns, default=0)
     held = held_shutdowns(shutdowns)
+    billed = _billed_charges(rows, shutdowns, last_shutdown)
     model = ""  # the session's model as last selected (_MODEL_KEYS)
     for number, obj in rows:
         kind = obj.get("type")
@@ -389,8 +392,8 @@ def _events(tally: Tally, rows: list[tuple[int, dict[str, Any]]]) -> None:
             _compaction_usage(tally, number, data, model, time, covered=number < last_shutdown)
             continue
         checked = shutdowns.get(number) if kind == "session.shutdown" else None
-        if checked is None and kind == "session.shutdown":
-            _no_metrics(tally, number, data, shutdowns)
+        if checked is None and kind in _CHARGES:
+            _no_metrics(tally, number, kind, data, billed)
             continue
         if checked is None:
             tally.entry(kind)
@@ -413,17 +416,44 @@ def _events(tally: Tally, rows: list[tuple[int, dict[str, Any]]]) -> None:
             _bill(tally, number, totals, model=str(name).strip(), time=time, cost=cost)
 
 
-def _no_metrics(tally: Tally, number: int, data: object, shutdowns: dict[int, Checked]) -> None:
-    """A shutdown with no model metrics. One of Copilot's charge alone
-    (copilot_shutdown.charge_alone) that no billed shutdown holds is a cost of requests
-    no token count covers: listed as malformed, naming that charge in nano-AIU and in
-    dollars, so the session's cost stays unknown (its tokens cannot be measured nor
-    priced); never read as 0 nor as a session without a shutdown."""
+#: The lines that may hold Copilot's charge alone (copilot_shutdown.charge_alone), and
+#: their entry where they hold none.
+_CHARGES = {
+    "session.shutdown": "session.shutdown (no metrics)",
+    "session.usage_checkpoint": "session.usage_checkpoint",
+}
+
+
+def _billed_charges(
+    rows: list[tuple[int, dict[str, Any]]], shutdowns: dict[int, Checked], last: int
+) -> Billed:
+    """The charges the file bills (copilot_shutdown.Billed): each shutdown's of model
+    metrics, each compaction call's after the last of them."""
+    out: Billed = []
+    for number, obj in rows:
+        data = obj.get("data")
+        if not isinstance(data, dict):
+            continue
+        if number in shutdowns:
+            out.append((number, charge_of(data, shutdowns[number]), True))
+        elif number > last and obj.get("type") == "session.compaction_complete":
+            usage = data.get("compactionTokensUsed")
+            if isinstance(usage, dict) and usage:
+                out.append((number, nano_aiu(usage.get("copilotUsage")), False))
+    return out
+
+
+def _no_metrics(tally: Tally, number: int, kind: str, data: object, billed: Billed) -> None:
+    """A shutdown with no model metrics, or a usage checkpoint. One of Copilot's charge
+    alone (copilot_shutdown.charge_alone) that the lines billed do not hold is a cost
+    of requests no token count covers: listed as malformed, naming that charge in
+    nano-AIU and in dollars, so the session's cost stays unknown (its tokens cannot be
+    measured nor priced); never read as 0 nor as a session without a shutdown."""
     nano = charge_alone(data)
     if nano is None:
-        tally.entry("session.shutdown (no metrics)")
-    elif charged_within(nano, number, shutdowns):
-        tally.entry("session.shutdown (in shutdown totals)")
+        tally.entry(_CHARGES[kind])
+    elif charged_within(nano, number, billed):
+        tally.entry(f"{kind} (in shutdown totals)")
     else:
         tally.malformed(
             number,

@@ -19,13 +19,16 @@ from __future__ import annotations
 
 from decimal import Decimal
 from itertools import pairwise
+from typing import Any
 
 from budgetcore.errors import Problem
 from budgetcore.replay.logs.reader import count_of
 from budgetcore.replay.logs.tally import cache_out, counts
 
 __all__ = [
+    "Billed",
     "charge_alone",
+    "charge_of",
     "charged_within",
     "dollars_of",
     "held_shutdowns",
@@ -110,11 +113,10 @@ def nano_aiu(metric: object) -> Decimal | None:
 
 
 def charge_alone(data: object) -> int | None:
-    """A shutdown's session-wide ``totalNanoAiu`` where it has no model metrics (none,
-    or an empty object) and that charge is above 0: Copilot's own cost of the session
-    with no token count beside it (the ``session.usage_checkpoint`` shape). None for any
-    other shutdown, and for a charge that is no count (then read as before: a shutdown
-    with no metrics)."""
+    """A shutdown's (or a ``session.usage_checkpoint``'s) session-wide ``totalNanoAiu``
+    where it has no model metrics (none, or an empty object) and that charge is above
+    0: Copilot's own cost of the session so far with no token count beside it. None for
+    any other line, and for a charge that is no count (then read as before)."""
     if not isinstance(data, dict):
         return None
     metrics = data.get("modelMetrics")
@@ -124,19 +126,42 @@ def charge_alone(data: object) -> int | None:
     return (count_of(raw) if raw is not None else None) or None
 
 
-def charged_within(nano: int, number: int, shutdowns: dict[int, Checked]) -> bool:
-    """Whether a shutdown of Copilot's charge alone (``nano`` at line ``number``) hides no
-    cost the session's billed shutdowns lack: a later shutdown with model metrics holds
-    it (its totals are the session's cumulative ones), or the last such one before it
-    charged as much already (its models' nano-AIU summed). Else its charge is of
-    requests no token count covers."""
-    if any(n > number for n in shutdowns):
+def charge_of(data: dict[str, Any], checked: Checked) -> Decimal | None:
+    """A billed shutdown's charge of the session so far, in dollars: its session-wide
+    ``totalNanoAiu``, else its models' summed; None where it writes neither."""
+    raw = data.get("totalNanoAiu")
+    nano = count_of(raw) if raw is not None else None
+    if nano is not None:
+        return Decimal(nano).scaleb(-11)
+    costs = [c for _name, _totals, m in checked if (c := nano_aiu(m)) is not None]
+    return sum(costs, Decimal(0)) if costs else None
+
+
+#: The charges a session's events.jsonl bills, in line order: (line, its charge in
+#: dollars or None where not written, whether it is a shutdown's (the session's charge
+#: so far) or a call's billed after the last shutdown (a compaction's, added to it)).
+Billed = list[tuple[int, Decimal | None, bool]]
+
+
+def charged_within(nano: int, number: int, billed: Billed) -> bool:
+    """Whether a charge alone (``nano`` at line ``number``: a shutdown's or a
+    checkpoint's, the session's so far) hides no cost the lines billed lack: a later
+    shutdown with model metrics holds it (its totals are the session's cumulative
+    ones), or what was billed before it charged as much already (the last billed
+    shutdown's charge and the calls billed after it). Where a charge billed before it
+    is not written, that cannot be told: taken as held, as read before. Else it is a
+    charge of requests no token count covers."""
+    if any(shutdown and line > number for line, _charge, shutdown in billed):
         return True
-    before = [n for n in shutdowns if n < number]
-    if not before:
-        return False
-    costs = [nano_aiu(raw) for _name, _totals, raw in shutdowns[max(before)]]
-    return sum(c for c in costs if c is not None) >= Decimal(nano).scaleb(-11)
+    total: Decimal | None = Decimal(0)
+    for line, charge, shutdown in billed:
+        if line > number:
+            break
+        if shutdown or total is None or charge is None:
+            total = charge if shutdown else None
+        else:
+            total += charge
+    return total is None or total >= Decimal(nano).scaleb(-11)
 
 
 def dollars_of(nano: int) -> str:
