@@ -222,7 +222,7 @@ def _tasks(
     group = 0
     for path in args.log or ():
         if not os.path.isdir(path):
-            from budgetcore.cli.replay_cmds import read_once, with_subagents  # noqa: PLC0415
+            from budgetcore.cli.log_paths import read_once, with_subagents  # noqa: PLC0415
 
             if read is not None and read_once(path):
                 tasks.append(
@@ -234,12 +234,8 @@ def _tasks(
             files = tuple(with_subagents(path))
             tasks.append(Task(path, files=files, fmt=fmt, series=args.series, group=group))
             continue
-        from budgetcore.cli.replay_cmds import (  # noqa: PLC0415 - the folder walk
-            _shown,
-            _walk,
-            no_session,
-            not_read_note,
-        )
+        from budgetcore.cli.log_paths import _walk  # noqa: PLC0415 - the folder walk
+        from budgetcore.cli.replay_cmds import _shown, no_session, not_read_note  # noqa: PLC0415
         from budgetcore.replay.logs.folder import plan_folder  # noqa: PLC0415
 
         folder = plan_folder(_walk(path))
