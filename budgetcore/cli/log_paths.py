@@ -30,7 +30,7 @@ from budgetcore.errors import Problem, ScenarioError
 if TYPE_CHECKING:
     from budgetcore.replay.logs.folder import FolderPlan
 
-__all__ = ["LogImport", "again_note", "one_import", "read_once", "with_subagents"]
+__all__ = ["Given", "LogImport", "again_note", "one_import", "read_once", "with_subagents"]
 
 
 def _walk(root: str) -> list[str]:
@@ -148,8 +148,7 @@ def one_import(paths: Sequence[str], opens: Callable[[str], object]) -> LogImpor
             opens(path)
     root = os.path.commonpath([t if os.path.isdir(t) else os.path.dirname(t) for t in tops])
     sizes: dict[str, int] = {}
-    owner: dict[str, int] = {}  # file -> the index of the path that gave it first
-    again: list[tuple[str, int, str]] = []
+    given = Given(paths)
     alone: list[list[str]] = []  # each file given: its files as read alone
     for i, (path, top) in enumerate(zip(paths, tops, strict=True)):
         if os.path.isdir(top):
@@ -162,12 +161,8 @@ def one_import(paths: Sequence[str], opens: Callable[[str], object]) -> LogImpor
             names += [_relative(os.path.abspath(n), root) for n in _companions(path)]
             alone.append(names)
             got = [(n, os.path.getsize(os.path.join(root, n))) for n in names]
-        first = [owner[n] for n, _ in got if n in owner]
-        if first:
-            again.append((path, len(first), paths[min(first)]))
-        for n, size in got:
-            if n not in owner:
-                owner[n] = i
+        for (n, size), new in zip(got, given.fresh(i, [n for n, _ in got]), strict=True):
+            if new:
                 sizes[n] = size
     plan = plan_folder(list(sizes))
     why = dict(zip(plan.not_read, plan.why_not_read, strict=True))
@@ -181,7 +176,38 @@ def one_import(paths: Sequence[str], opens: Callable[[str], object]) -> LogImpor
             not_read=tuple(p for p, _ in kept),
             why_not_read=tuple(w for _, w in kept),
         )
-    return LogImport(root, plan, sizes, tuple(again))
+    return LogImport(root, plan, sizes, given.again())
+
+
+class Given:
+    """Which files the ``--log`` paths gave first: a file given twice, or by a path and a
+    folder holding it, is read once (``replay``, ``tune``), and the note says which
+    path gave it first (:func:`again_note`). A file is its path under one folder, as
+    both commands name it."""
+
+    def __init__(self, paths: Sequence[str]) -> None:
+        self._paths = paths
+        self._owner: dict[str, int] = {}  # file -> the index of the path that gave it
+        self._again: dict[int, tuple[int, int]] = {}  # path -> (files again, first giver)
+
+    def fresh(self, at: int, files: Sequence[str]) -> list[bool]:
+        """For each of the files path ``at`` gives, whether no path gave it before."""
+        out = []
+        for name in files:
+            first = self._owner.setdefault(name, at)
+            out.append(first == at)
+            if first != at:
+                n, earlier = self._again.get(at, (0, first))
+                self._again[at] = (n + 1, min(earlier, first))
+        return out
+
+    def again(self) -> tuple[tuple[str, int, str], ...]:
+        """(path, its files an earlier path gave, the first path that gave one), in the
+        order the paths were given."""
+        return tuple(
+            (self._paths[at], n, self._paths[first])
+            for at, (n, first) in sorted(self._again.items())
+        )
 
 
 def _relative(path: str, root: str) -> str:
