@@ -75,10 +75,11 @@ BAD_INPUTS: list[tuple[tuple[str, ...], bytes, str]] = [
     ),
     (("tune", "-"), b"{}", "turns must come from at least one --turns, --generate or --log"),
     # A flag given twice: argparse kept the last (the first --log was never read).
+    # (replay's --log repeats since issue 40: its paths are one import; report's not.)
     (
-        ("replay", "--log", SESSION, "--log", CODEX),
+        ("report", "--log", SESSION, "--log", CODEX, "--out", "r"),
         b"",
-        f'budgetcore replay: argument --log: is given more than once; give it once, got "{CODEX}"'
+        f'budgetcore report: argument --log: is given more than once; give it once, got "{CODEX}"'
         " (see --help)",
     ),
     (
@@ -169,13 +170,13 @@ BAD_INPUTS: list[tuple[tuple[str, ...], bytes, str]] = [
         ("replay", "--log", "tests/fixtures/logs/claude/05-subagents-dir-2.1", "--series", "x"),
         b"",
         "--series picks a series of one session: give --log that session's file, not a"
-        ' folder or a database of sessions, got "x"',
+        ' folder, a database of sessions or several paths, got "x"',
     ),
     (
         ("replay", "--log", "-", "--usage", "--series", "summed usage"),
         (ROOT / "tests/fixtures/logs/opencode/compaction-db/opencode/opencode.db").read_bytes(),
         "--series picks a series of one session: give --log that session's file, not a"
-        ' folder or a database of sessions, got "summed usage"',
+        ' folder, a database of sessions or several paths, got "summed usage"',
     ),
     # An empty file name showed as nothing: "log file  cannot be read".
     (("replay", "--log", ""), b"", 'log file "" cannot be read: No such file or directory'),

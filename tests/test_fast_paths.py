@@ -297,11 +297,12 @@ def test_replay_usage_imports_no_other_command_and_no_replay() -> None:
     out = subprocess.run(
         [sys.executable, "-c", code], capture_output=True, text=True, check=True, cwd=ROOT
     )
-    # cli.progress is the progress line of a long read (a few lines, stdlib only) and
-    # cli.log_stream the replay's own file stream: no other command (the signal handler
-    # every command runs under is budgetcore.stop)
+    # cli.progress is the progress line of a long read (a few lines, stdlib only),
+    # cli.log_stream the replay's own file stream and cli.log_paths the files a --log
+    # path means: no other command (the signal handler every command runs under is
+    # budgetcore.stop)
     assert out.stdout.split("\n")[0] == (
-        "['budgetcore.cli.log_stream', 'budgetcore.cli.progress', "
+        "['budgetcore.cli.log_paths', 'budgetcore.cli.log_stream', 'budgetcore.cli.progress', "
         "'budgetcore.cli.replay_cmds', 'budgetcore.cli.shell']"
     )
 

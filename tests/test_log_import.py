@@ -635,15 +635,16 @@ class TestCli:
         assert with_subagents("-") == ["-"]
 
     def test_the_cli_finds_a_files_subagents_in_one_place(self) -> None:
-        # tune --log FILE and replay --log FILE both call replay_cmds.with_subagents:
-        # no second copy of the rule may come back in another command.
+        # tune --log FILE and replay --log FILE both call log_paths.with_subagents (in
+        # replay_cmds until it passed 40 kB): no second copy of the rule may come back
+        # in another command.
         users = [
             p.relative_to(ROOT).as_posix()
             for p in sorted((ROOT / "budgetcore" / "cli").rglob("*.py"))
             if "subagents_of" in p.read_text(encoding="utf-8")
             or "subagents_beside" in p.read_text(encoding="utf-8")
         ]
-        assert users == ["budgetcore/cli/replay_cmds.py"]
+        assert users == ["budgetcore/cli/log_paths.py"]
 
     def test_a_folder_gives_one_result_per_session_and_a_total(self) -> None:
         proc = cli("replay", "--log", str(LOGS / "codex" / "fork" / "sessions"))

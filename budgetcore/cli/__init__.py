@@ -64,12 +64,12 @@ def _command(name: str) -> Callable[[argparse.Namespace], int]:
     return run
 
 
-def _replay_arguments(p: argparse.ArgumentParser) -> None:
+def _replay_arguments(p: argparse.ArgumentParser, *, several: bool = False) -> None:
     if isinstance(p, _Skipped):
         return
     from budgetcore.cli.replay_cmds import replay_arguments  # noqa: PLC0415
 
-    replay_arguments(p)
+    replay_arguments(p, several=several)
 
 
 def _tune_arguments(p: argparse.ArgumentParser) -> None:
@@ -148,7 +148,7 @@ def build_parser(command: str | None = None) -> argparse.ArgumentParser:
 
     p = add("replay", help="replay a session turn by turn: rows, then the summary")
     scenario_arguments(p)
-    _replay_arguments(p)
+    _replay_arguments(p, several=True)
     p.add_argument(
         "--format",
         choices=("table", "jsonl", "csv"),

@@ -7,12 +7,12 @@ import argparse
 import contextlib
 import dataclasses
 import os
-import stat
 import sys
 from collections.abc import Sequence
 from functools import partial
 from typing import TYPE_CHECKING, Any
 
+from budgetcore.cli.log_paths import _companions, _walked, read_once, with_subagents
 from budgetcore.cli.log_stream import LaterStream, LogStream
 from budgetcore.cli.shell import (
     LOG_HELP,
@@ -71,32 +71,6 @@ def _open(path: str, what: str) -> LogStream:
     return LogStream(fh, what, path)
 
 
-def _walk(root: str) -> list[str]:
-    """Every regular file under ``root``, as ``/``-separated paths relative to it; what
-    the walk passed over (a FIFO, a device, an unreadable folder, a link loop) is
-    named on stderr, relative to ``root`` as sessions are, never skipped in silence
-    (cli.walk)."""
-    return list(_walked(root).files)
-
-
-def _walked(root: str) -> Any:
-    """:func:`_walk`'s walk (cli.walk.Walk: the files with their sizes)."""
-    from budgetcore.cli.walk import walk  # noqa: PLC0415
-    from budgetcore.replay.logs.folder import MAX_FOLDER_FILES  # noqa: PLC0415
-
-    found = walk(root, MAX_FOLDER_FILES)
-    for path, why in found.passed[:_NAMED]:
-        print(f"not read: {shown_name(path)}: {why}", file=sys.stderr)
-    if len(found.passed) > _NAMED:
-        more = len(found.passed) - _NAMED
-        print(f"not read: {more:,} more entries of {shown_name(root)}", file=sys.stderr)
-    return found
-
-
-#: The entries a folder walk passed over named one a line; past them, a count.
-_NAMED = 20
-
-
 def read_log_path(
     path: str,
     fmt: str | None,
@@ -152,52 +126,6 @@ def read_log_path(
     finally:
         for s in streams:
             s.close()
-
-
-def with_subagents(path: str) -> list[str]:
-    """A session file given alone and the subagent files beside it, found on disk by
-    the rule of ``replay.logs.folder`` (``session_folder``, ``subagents_beside``): what
-    ``replay --log FILE`` and ``tune --log FILE`` read."""
-    from budgetcore.replay.logs.folder import session_folder, subagents_beside  # noqa: PLC0415
-
-    base, name = os.path.split(path)
-    folder = session_folder(name)
-    if folder is None or not os.path.isdir(os.path.join(base, folder, "subagents")):
-        return [path]
-    found = _walk(os.path.join(base, folder))
-    return [path, *(os.path.join(base, *p.split("/")) for p in subagents_beside(name, found))]
-
-
-def _companions(path: str) -> list[str]:
-    """The files read with one given file, as the agent lays them out
-    (budgetcore/replay/logs/folder.py): a Kimi wire's subagent wires (with their
-    meta.json) and its data folder's config.toml, a Droid settings file's transcript, a
-    Cline task's task_metadata.json (the models it ran)."""
-    base = os.path.dirname(path)
-    if os.path.basename(path) == "wire.jsonl":
-        out: list[str] = []
-        subagents = os.path.join(base, "subagents")
-        if os.path.isdir(subagents):
-            for d in sorted(os.listdir(subagents)):
-                wire = os.path.join(subagents, d, "wire.jsonl")
-                meta = os.path.join(subagents, d, "meta.json")  # the model it ran
-                if os.path.isfile(wire):
-                    out += [wire, meta] if os.path.isfile(meta) else [wire]
-        # <root>/sessions/<md5>/<id>/wire.jsonl: <root>/config.toml, its default model.
-        sessions = os.path.dirname(os.path.dirname(os.path.abspath(base)))
-        config = os.path.join(os.path.dirname(sessions), "config.toml")
-        if os.path.basename(sessions) == "sessions" and os.path.isfile(config):
-            out.append(config)
-        return out
-    if path.endswith(".settings.json"):
-        transcript = path.removesuffix(".settings.json") + ".jsonl"
-        if os.path.isfile(transcript):
-            return [transcript]
-    if os.path.basename(path) == "ui_messages.json":
-        meta = os.path.join(base, "task_metadata.json")
-        if os.path.isfile(meta):
-            return [meta]
-    return []
 
 
 def read_log_shown(path: str, fmt: str | None) -> Any:
@@ -381,6 +309,17 @@ def _log_runs_of(
         options = link_priced(args, scenario, options)
     fmt = _log_format(args)
     replay_it = not args.usage
+    how = (fmt, scenario, options, replay_it)
+    if not isinstance(args.log, str):  # several paths: one import (cli.log_paths)
+        if args.series not in (None, "main"):
+            raise ScenarioError([Problem.of("--series", args.series, "series-one-session")])
+        from budgetcore.cli.log_paths import again_note, one_import  # noqa: PLC0415
+
+        got = one_import(args.log, lambda p: _open(p, "log").close())
+        for line in again_note(got.again):
+            print(line, file=sys.stderr)
+        shown = os.path.relpath(got.root)
+        return _planned_runs(got.root, shown, got.plan, got.sizes, how=how, out=out), True
     if args.series not in (None, "main") and (
         os.path.isdir(args.log)
         or (_stdin_is_database() if args.log == "-" else _is_database(args.log))
@@ -417,12 +356,29 @@ def _log_runs_of(
     root = args.log
     found = _walked(root)
     folder = plan_folder(list(found.files))
-    from budgetcore.cli.folder_jobs import folder_runs, shared, workers_for  # noqa: PLC0415
-
     sizes = dict(zip(found.files, found.sizes, strict=True))
+    return _planned_runs(root, root, folder, sizes, how=how, out=out), True
+
+
+def _planned_runs(
+    root: str,
+    shown: str,
+    folder: FolderPlan,
+    sizes: dict[str, int],
+    *,
+    how: tuple[str | None, Any, Any, bool],
+    out: str | None,
+) -> list[Any]:
+    """The runs of a folder's sessions as planned (``folder``: its files' paths
+    relative to ``root``, each one's bytes in ``sizes``), each response billed once
+    across them: one folder, or several --log paths as the folder holding them all
+    (cli.log_paths). ``shown``: the folder as a refusal names it; ``how``: the format,
+    scenario, options and whether to replay."""
+    from budgetcore.cli.folder_jobs import folder_runs, shared, workers_for  # noqa: PLC0415
     from budgetcore.replay.logs.reader import will_read  # noqa: PLC0415
 
-    will_read(sum(found.sizes))  # before any worker starts: each inherits it
+    fmt, scenario, options, replay_it = how
+    will_read(sum(sizes.values()))  # before any worker starts: each inherits it
     jobs: list[Any] = [(s.name, s.files) for s in folder.sessions]
     jobs = shared(root, jobs, _is_database, sizes)
     work = partial(_session_runs, (root, fmt, scenario, options, replay_it))
@@ -436,10 +392,10 @@ def _log_runs_of(
     finally:
         progress.close()
     if not runs:
-        raise ScenarioError([no_session(folder, root)])
+        raise ScenarioError([no_session(folder, shown)])
     if folder.not_read:
         print(not_read_note(folder), file=sys.stderr)
-    return billed_once_runs(some_read(runs)), True
+    return billed_once_runs(some_read(runs))
 
 
 def some_read(runs: list[Any]) -> list[Any]:
@@ -532,19 +488,6 @@ def _keeping(out: str | None) -> Callable[[Any], Any]:
     from budgetcore.replay.output import session_jsonl  # noqa: PLC0415
 
     return partial(kept, jsonl=partial(session_jsonl, folder=True))
-
-
-def read_once(path: str) -> bool:
-    """Whether ``path`` gives its bytes to one read only: standard input, or what is no
-    regular file (a FIFO, bash's ``<(cat F)``, a pipe at /dev/fd/N, a device). Nothing
-    may open such a path to look at it before the read: what the look took is gone
-    from the read (``replay --log <(cat F)`` counted 1 request of 5, exit 0)."""
-    if path == "-":
-        return True
-    try:
-        return not stat.S_ISREG(os.stat(path).st_mode)
-    except OSError:
-        return False  # the read says why it cannot be read
 
 
 def _is_database(path: str) -> bool:
@@ -849,6 +792,8 @@ def write_sessions(
 
 
 def cmd_replay(args: argparse.Namespace) -> int:
+    if args.log is not None and len(args.log) == 1:
+        args.log = args.log[0]  # one path: read as it always was
     fmt = args.format
     if fmt is None:
         fmt = "table" if sys.stdout is not None and sys.stdout.isatty() else "jsonl"
@@ -870,13 +815,24 @@ def cmd_replay(args: argparse.Namespace) -> int:
     return 0
 
 
-def replay_arguments(p: argparse.ArgumentParser) -> None:
+def replay_arguments(p: argparse.ArgumentParser, *, several: bool = False) -> None:
+    """``several``: --log is repeatable, its paths one import (``replay``; ``report``
+    takes one session)."""
     p.add_argument("--turns", help='turns as JSON Lines: {"added": N, "required": N, ...}')
     p.add_argument("--generate", help="a generator spec: inline JSON or a JSON file")
-    p.add_argument(
-        "--log",
-        help=f"{LOG_HELP} (with no scenario: the default one with the log's main model)",
-    )
+    if several:
+        p.add_argument(
+            "--log",
+            action="append",
+            help=f"{LOG_HELP} (repeatable: several paths are read as one folder holding "
+            "them all, each file once; with no scenario: the default one with each "
+            "session's main model)",
+        )
+    else:
+        p.add_argument(
+            "--log",
+            help=f"{LOG_HELP} (with no scenario: the default one with the log's main model)",
+        )
     from budgetcore.replay.logs.model import FORMATS  # noqa: PLC0415 - the agents' keys
 
     p.add_argument("--log-format", choices=("auto", *FORMATS), default="auto")

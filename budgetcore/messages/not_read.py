@@ -5,6 +5,12 @@ file in the CLI's note and the page's list (``layouts.Claim.why``). Split from
 """
 
 MESSAGES: dict[str, tuple[str, str]] = {
+    # Several --log paths (cli.log_paths): a file given twice, or beside a folder that
+    # holds it, is read once; the CLI's note says so of the later path.
+    "replay.read-once": (
+        "--log {path} gives {n} of the files --log {earlier} gave: each is read once",
+        "--log {path} 给出的文件中有 {n} 个已由 --log {earlier} 给出:每个只读取一次",
+    ),
     # Not only files no agent writes: the folder's plan also leaves out a file whose
     # sessions another file holds (a Codex CLI .jsonl.zst beside its .jsonl, Copilot
     # CLI's events.jsonl beside its session store), which "not session logs" miscalled.

@@ -1007,8 +1007,17 @@ MESSAGES: dict[str, tuple[str, str]] = {
     ),
     "core.series-one-session": (
         "{where} picks a series of one session: give --log that session's file, not a"
-        " folder or a database of sessions; got {got}",
-        "{where} 只能选择单个会话的序列:请让 --log 指向该会话的文件,而不是文件夹或会话数据库;收到 {got}",
+        " folder, a database of sessions or several paths; got {got}",
+        "{where} 只能选择单个会话的序列:请让 --log 指向该会话的文件,而不是文件夹、会话数据库或多个路径;"
+        "收到 {got}",
+    ),
+    # Several --log paths are one folder's files (cli.log_paths): standard input or a
+    # pipe is none, and what is looked at before its read is gone from it.
+    "core.log-once-several": (
+        "{where} reads standard input or a pipe only as the one --log path: give the"
+        " others' sessions in it too, or give it as a file; got {got}",
+        "{where} 只有在唯一的 --log 路径时才能读取标准输入或管道:请把其他会话也放进去,"
+        "或以文件形式给出;收到 {got}",
     ),
     "core.log-folder-here": (
         "{where} must be one file here, not a folder",

@@ -219,27 +219,31 @@ def _tasks(
     # --log FOLDER` bills it in one folder holding them. Each path was an import of its
     # own, so a resumed session and the one it resumed, given as two paths, both billed
     # the responses they share (issue 40).
+    # A file given twice, or by a path and a folder holding it, is one session: it was
+    # two, the second billing nothing but replayed in every point's sum again.
+    from budgetcore.cli.log_paths import Given, again_note, read_once  # noqa: PLC0415
+
     group = 0
-    for path in args.log or ():
+    paths = args.log or ()
+    given = Given(paths)
+    for at, path in enumerate(paths):
         if not os.path.isdir(path):
-            from budgetcore.cli.replay_cmds import read_once, with_subagents  # noqa: PLC0415
+            from budgetcore.cli.log_paths import with_subagents  # noqa: PLC0415
 
             if read is not None and read_once(path):
                 tasks.append(
                     Task(path, files=(path,), fmt=fmt, series=args.series, log=read, group=group)
                 )
                 continue
+            if not read_once(path) and not given.fresh(at, [os.path.abspath(path)])[0]:
+                continue
             if path != "-" and _database_tasks(path, path, fmt, args.series, tasks, group=group):
                 continue
             files = tuple(with_subagents(path))
             tasks.append(Task(path, files=files, fmt=fmt, series=args.series, group=group))
             continue
-        from budgetcore.cli.replay_cmds import (  # noqa: PLC0415 - the folder walk
-            _shown,
-            _walk,
-            no_session,
-            not_read_note,
-        )
+        from budgetcore.cli.log_paths import _walk  # noqa: PLC0415 - the folder walk
+        from budgetcore.cli.replay_cmds import _shown, no_session, not_read_note  # noqa: PLC0415
         from budgetcore.replay.logs.folder import plan_folder  # noqa: PLC0415
 
         folder = plan_folder(_walk(path))
@@ -249,12 +253,16 @@ def _tasks(
             print(not_read_note(folder), file=sys.stderr)
         for session in folder.sessions:
             files = tuple(os.path.join(path, *p.split("/")) for p in session.files)
+            if not given.fresh(at, [os.path.abspath(files[0])])[0]:
+                continue
             name = _shown(session.name)  # on one line, as replay names it
             if len(files) == 1 and _database_tasks(
                 files[0], name, fmt, args.series, tasks, models=models, group=group
             ):
                 continue
             tasks.append(Task(name, files=files, fmt=fmt, series=args.series, group=group))
+    for line in again_note(given.again()):
+        print(line, file=sys.stderr)
     return tasks
 
 

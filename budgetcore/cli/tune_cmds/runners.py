@@ -23,6 +23,7 @@ from budgetcore.replay.model import ReplayOptions, Turn
 from budgetcore.tune.result import SessionResult
 
 if TYPE_CHECKING:
+    from budgetcore.replay.logs.usage import Copy
     from budgetcore.replay.whatif import WhatIf
 
 #: The most processes ``--jobs`` starts.
@@ -81,9 +82,10 @@ class Done:
     what_ifs: tuple[WhatIf | None, ...] | None = None
     # What the backtest set for the replay (``cli.replay_cmds.backtest_set``; None none).
     sets: tuple[str, int, bool] | None = None
-    # A grouped task's (message id, request id) pairs (``ParsedLog.ids``): what
-    # :func:`billed_once` compares across its import, with no log sent back.
-    ids: tuple[tuple[str, str], ...] = ()
+    # A grouped task's copies of the responses it holds with an id, ranked
+    # (``replay.logs.usage.copies_of``): what :func:`billed_once` compares across its
+    # import, with no log sent back nor read again in the parent.
+    copies: tuple[Copy, ...] = ()
     # A log read to its end with no request (``replay.logs.NoRequests``): its lines,
     # whether nothing in it may carry a bill, and whose file it is, as the replay's
     # folder read keeps them (:func:`store_folded` asks them).
@@ -117,7 +119,7 @@ def work(task: Task, job: Job) -> Done:
     backtest: Backtest | None = None
     base = None
     sets: tuple[str, int, bool] | None = None
-    ids: tuple[tuple[str, str], ...] = ()
+    copies: tuple[Copy, ...] = ()
     unread: tuple[int | None, bool, str, tuple[tuple[int, int | None], ...], str] = (
         None,
         False,
@@ -146,7 +148,9 @@ def work(task: Task, job: Job) -> Done:
             skipped = len(log.skipped)
             first = str(log.skipped[0]) if log.skipped else ""
             if task.group is not None:
-                ids = tuple((mid, rid) for _file, _line, mid, rid in log.ids)
+                from budgetcore.replay.logs.usage import copies_of  # noqa: PLC0415
+
+                copies = tuple(copies_of(log))
             chosen = log.pick(task.series)
             # A log's own clock drives a timed tune, as it drives a timed replay.
             timing = None if job.options is None else job.options.timing
@@ -211,7 +215,7 @@ def work(task: Task, job: Job) -> Done:
         # Every point also as a what-if on the as-run baseline (spec §17): its delta.
         # The page's Tune makes each point's by the same function.
         what_ifs = tuple(point_what_if(base, job.scenario, k, s) for k in job.ks for s in job.ss)
-    return Done(result, skipped, first, backtest, what_ifs, sets, ids, *unread, names)
+    return Done(result, skipped, first, backtest, what_ifs, sets, copies, *unread, names)
 
 
 def _work_one(pair: tuple[Task, Job]) -> Done:
@@ -236,7 +240,7 @@ def run_tasks(
     # workers), its grid kept: its backtest and every what-if, about one grid's work
     # more each (docs/tune.md, "Speed"), where the parent ran them one by one; then a
     # Copilot CLI store's session its events.jsonl marked with compactions, the same way.
-    done = _ran_again(done, billed_once(tasks, done, dask is None), job, jobs, dask)
+    done = _ran_again(done, billed_once(tasks, done), job, jobs, dask)
     marked, dropped = store_folded(tasks, done)
     done = _ran_again(done, marked, job, jobs, dask)
     return [d for i, d in enumerate(done) if i not in dropped]
@@ -339,48 +343,42 @@ def store_folded(
     return again, dropped
 
 
-def billed_once(tasks: Sequence[Task], done: list[Done], here: bool) -> list[tuple[int, Task]]:
+def billed_once(tasks: Sequence[Task], done: list[Done]) -> list[tuple[int, Task]]:
     """What makes each response of ``done`` billed by one session of its import, as
     ``replay --log FOLDER`` bills it (``replay.logs.usage.billed_elsewhere``, the rule
     ``replay.logs.session.billed_once`` applies): a resumed Claude Code session holds
     the earlier one's responses again, and its backtest and what-ifs leave them out
-    (docs/tune.md, "Folders"). The tasks ran with no exclusion: the sessions that share
-    a response with another are read again here, and each another bills some of is
-    given back (its index, and its task again with that exclusion and its grid: the
-    copies stay turns of the replay, so its grid is the same), to make its backtest
-    and what-ifs again. ``here``: the tasks run in this process or forked from it, so
-    the task carries the log read here (a Dask worker reads it itself). Most folders
-    share none, and cost nothing more than their ids."""
+    (docs/tune.md, "Folders"). The tasks ran with no exclusion, each sending back its
+    ranked copies of the responses it holds (``Done.copies``); each session another
+    bills some of is given back (its index, and its task again with that exclusion and
+    its grid: the copies stay turns of the replay, so its grid is the same), to make its
+    backtest and what-ifs again where the tasks run, reading its log there. Until
+    issue 40's several-paths round the parent read every session sharing a response
+    again for the rule (about 1 s of its 1.6 s CPU on 200 generated sessions, 100
+    resumed, --jobs 2). Most folders share none, and cost nothing more than their
+    copies."""
     from collections import Counter  # noqa: PLC0415
 
     groups: dict[int, list[int]] = {}
     for i, task in enumerate(tasks):
-        if task.group is not None and done[i].ids:
+        if task.group is not None and done[i].copies:
             groups.setdefault(task.group, []).append(i)
     out: list[tuple[int, Task]] = []
     for members in groups.values():
-        counts = Counter(pair for i in members for pair in done[i].ids)
+        counts = Counter((c[2], c[3]) for i in members for c in done[i].copies)
         twice = {pair for pair, n in counts.items() if n > 1}
         # Only the sessions holding a shared response take part: the copy that bills
         # it is chosen among them alone, in the folder's order.
-        shared = [i for i in members if not twice.isdisjoint(done[i].ids)]
+        held = {i: [c for c in done[i].copies if (c[2], c[3]) in twice] for i in members}
+        shared = [i for i in members if held[i]]
         if len(shared) < 2:
             continue
-        from budgetcore.cli.replay_cmds import read_log_path  # noqa: PLC0415
-        from budgetcore.replay.logs.usage import billed_elsewhere  # noqa: PLC0415
+        from budgetcore.replay.logs.usage import elsewhere_of  # noqa: PLC0415
 
-        logs = [
-            tasks[i].log
-            or read_log_path(tasks[i].files[0], tasks[i].fmt, files=list(tasks[i].files))
-            for i in shared
-        ]
-        for i, log, elsewhere in zip(shared, logs, billed_elsewhere(logs), strict=True):
+        for i, elsewhere in zip(shared, elsewhere_of([held[i] for i in shared]), strict=True):
             if elsewhere is not None:
                 again = dataclasses.replace(
-                    tasks[i],
-                    log=log if here else tasks[i].log,
-                    exclude=elsewhere.requests,
-                    grid=done[i].result,
+                    tasks[i], exclude=elsewhere.requests, grid=done[i].result
                 )
                 out.append((i, again))
     return out

@@ -14,7 +14,7 @@ from __future__ import annotations
 
 import functools
 from collections import Counter
-from collections.abc import Callable, Iterable, Sequence
+from collections.abc import Callable, Container, Iterable, Sequence
 from dataclasses import dataclass, fields, replace
 from decimal import Decimal
 from itertools import chain, repeat
@@ -27,11 +27,14 @@ from budgetcore.replay.logs.model import LogRequest, ParsedLog, SummedCalls, sen
 
 __all__ = [
     "KINDS",
+    "Copy",
     "Elsewhere",
     "MeasuredUsage",
     "ModelUsage",
     "billed_elsewhere",
+    "copies_of",
     "cost_by_kind",
+    "elsewhere_of",
     "incomplete_text",
     "measured_once",
     "measured_usage",
@@ -716,44 +719,54 @@ def billed_elsewhere(logs: Sequence[ParsedLog | None]) -> tuple[Elsewhere | None
     twice = _twice([log.ids for log in logs if log is not None])
     if not twice:
         return tuple(None for _ in logs)
-    seen: dict[tuple[str, str], list[tuple[int, int, int]]] = {}
-    for i, log in enumerate(logs):
-        if log is None:
-            continue
-        for file, line, mid, rid in log.ids:
-            if (mid, rid) in twice:
-                seen.setdefault((mid, rid), []).append((i, file, line))
-    shared = list(seen.values())
-    where: dict[int, dict[tuple[int, int], tuple[LogRequest, bool]]] = {}
+    return elsewhere_of([() if log is None else copies_of(log, twice) for log in logs])
 
-    def placed(i: int) -> dict[tuple[int, int], tuple[LogRequest, bool]]:
-        found = where.get(i)
-        if found is None:
-            log = logs[i]
-            assert log is not None
-            found = where[i] = {
-                (r.file, r.line): (r, s.name == "main")
-                for s in log.series
-                for r in chain(s.requests, s.abandoned)
-            }
-        return found
 
+#: A response's copy in a session, as :func:`billed_elsewhere` ranks it: its (file,
+#: line), its (message id, request id), and its rank, the best first: a main copy, more
+#: output, more in all, then its file's path.
+Copy = tuple[int, int, str, str, tuple[bool, int, int, str]]
+
+
+def copies_of(log: ParsedLog, keys: Container[tuple[str, str]] | None = None) -> list[Copy]:
+    """The copies ``log`` holds of the responses in ``keys`` (None: of each response it
+    holds with an id), ranked: what :func:`billed_elsewhere` compares across an import,
+    and what a tune's worker sends back in place of the log it read
+    (``cli.tune_cmds.runners.billed_once``), so that the rule runs where the logs are
+    not (the parent read every session sharing a response again for it)."""
+    wanted = [x for x in log.ids if keys is None or (x[2], x[3]) in keys]
+    if not wanted:
+        return []
+    placed = {
+        (r.file, r.line): (r, s.name == "main")
+        for s in log.series
+        for r in chain(s.requests, s.abandoned)
+    }
+    out: list[Copy] = []
+    for file, line, mid, rid in wanted:
+        r, main = placed[(file, line)]
+        path = log.files[file] if file < len(log.files) else log.name
+        out.append((file, line, mid, rid, (not main, -r.output, -(r.context + r.output), path)))
+    return out
+
+
+def elsewhere_of(sessions: Sequence[Sequence[Copy]]) -> tuple[Elsewhere | None, ...]:
+    """:func:`billed_elsewhere`'s rule on each session's ranked copies
+    (:func:`copies_of`): of a response two sessions hold, the best copy bills it (of
+    equal copies, the session first in order), and each other copy is billed
+    elsewhere."""
+    seen: dict[tuple[str, str], list[tuple[tuple[bool, int, int, str, int], int, int, int]]] = {}
+    for i, copies in enumerate(sessions):
+        for file, line, mid, rid, rank in copies:
+            seen.setdefault((mid, rid), []).append(((*rank, i), i, file, line))
     lost: dict[int, dict[tuple[int, int], int]] = {}
-    for copies in shared:
-        ranked = []
-        for i, file, line in copies:
-            r, main = placed(i)[(file, line)]
-            log = logs[i]
-            assert log is not None
-            path = log.files[file] if file < len(log.files) else log.name
-            # The best first: main, more output, more in all; then the path, the session.
-            ranked.append(((not main, -r.output, -(r.context + r.output), path, i), i, file, line))
+    for ranked in seen.values():
         ranked.sort()
         winner = ranked[0][1]
         for _, i, file, line in ranked[1:]:  # each in another session than the winner
             lost.setdefault(i, {})[(file, line)] = winner
     out: list[Elsewhere | None] = []
-    for i in range(len(logs)):
+    for i in range(len(sessions)):
         mine = lost.get(i)
         if not mine:
             out.append(None)
