@@ -1,0 +1,105 @@
+"""Shapes found in the tenth round of held-out public session files (issue 40's check,
+docs/replay.md "Held out, round 10j"), each held here in the real shape with placeholder
+numbers, in the CLI and on the page's import, in both languages."""
+
+from __future__ import annotations
+
+import html
+import json
+from pathlib import Path
+
+from budgetcore.messages import t
+from budgetcore.replay.logs import reader
+from budgetcore.ui.replay.logs import logs_html
+from budgetcore.ui.replay.state import ReplayPanel, import_steps, with_imported
+from tests.helpers import run_cli
+
+#: An OpenCode message file without its ``sessionID`` (a usage menu-bar app's Swift
+#: test writes one so, code index id 59947304856): OpenCode's ``MessageV2`` always
+#: writes it (sst/opencode ``packages/opencode/src/session/message-v2.ts``).
+_NO_SESSION = {
+    "id": "message-1",
+    "role": "assistant",
+    "time": {"created": 1796000000000},
+    "modelID": "claude-sonnet-4-5",
+    "providerID": "anthropic",
+    "tokens": {"input": 10, "output": 7, "reasoning": 2, "cache": {"read": 5}},
+    "path": {"root": "/p"},
+}
+
+
+def _page(files: tuple[tuple[str, bytes], ...]) -> ReplayPanel:
+    return with_imported(ReplayPanel(), reader.finish(import_steps(files, picked_folder=True)))
+
+
+def test_an_opencode_message_without_its_session_id_says_so(tmp_path: Path) -> None:
+    """It was "one JSON document (not JSON Lines) that no agent we read writes", of a
+    file at OpenCode's own path with OpenCode's keys; ccusage 20.0.24 bills it as a
+    session named ``unknown`` (probed; without ``providerID`` it lists none). It is
+    now said as OpenCode's, naming the key it lacks, and the total stays unknown."""
+    path = tmp_path / "opencode" / "storage" / "message" / "ses_a" / "msg_1.json"
+    path.parent.mkdir(parents=True)
+    path.write_text(json.dumps(_NO_SESSION))
+    out = run_cli(["replay", "--log", str(tmp_path / "opencode"), "--usage", "--format", "jsonl"])
+    assert out.code == 2, out.err
+    assert "looks like a file of OpenCode but has no sessionID" in out.err, out.err
+    name = "opencode/storage/message/ses_a/msg_1.json"
+    panel = _page(((name, path.read_bytes()),))
+    (log,) = panel.logs
+    (problem,) = log.error
+    assert (problem.code, log.agent) == ("log-looks-like", "opencode")
+    assert dict(problem.params)["missing"] == "replay.log.missing.opencode-session"
+    for lang in ("en", "zh"):
+        page = html.unescape(str(logs_html(panel, lang, wide=True)))
+        assert t("replay.log.missing.opencode-session", lang) in page
+    # With its sessionID it is read, as before.
+    path.write_text(json.dumps({**_NO_SESSION, "sessionID": "ses_a"}))
+    out = run_cli(["replay", "--log", str(tmp_path / "opencode"), "--usage", "--format", "jsonl"])
+    assert out.code == 0, out.err
+    total = json.loads(out.out.splitlines()[-1])["total"]
+    assert (total["measured"]["requests"], total["measured"]["cost"]) == (1, "0.0001665")
+
+
+#: Two spans of an OpenTelemetry export reduced to their ``type`` and ``attributes``
+#: (a PR-review script's Pester test reads Copilot CLI's export so, code index id
+#: 56427528959): usage, but no ``gen_ai.operation.name`` and no span name.
+_SPANS = (
+    {
+        "type": "span",
+        "attributes": {
+            "gen_ai.usage.input_tokens": 1000,
+            "gen_ai.usage.output_tokens": 200,
+            "gen_ai.usage.cache_read.input_tokens": 800,
+        },
+    },
+    {"type": "span", "attributes": {"gen_ai.usage.input_tokens": 500}},
+)
+
+
+def test_copilot_spans_with_usage_and_no_operation_are_not_said_to_have_no_usage(
+    tmp_path: Path,
+) -> None:
+    """Such an export said "has no session.shutdown with model metrics nor
+    OpenTelemetry record with usage", which was false: both spans carry usage. What
+    they lack is the operation that tells a call (a ``chat`` span) from an agent's
+    total (``invoke_agent``); ccusage 20.0.24 lists no session either. The total stays
+    unknown."""
+    path = tmp_path / "otel" / "copilot-otel.jsonl"
+    path.parent.mkdir()
+    path.write_text("".join(json.dumps(s) + "\n" for s in _SPANS))
+    out = run_cli(["replay", "--log", str(tmp_path / "otel"), "--usage", "--format", "jsonl"])
+    assert out.code == 2, out.err
+    assert "record with usage" not in out.err, out.err
+    assert "holds OpenTelemetry records with usage that name no operation" in out.err, out.err
+    panel = _page((("otel/copilot-otel.jsonl", path.read_bytes()),))
+    (log,) = panel.logs
+    assert [p.code for p in log.error] == [
+        "log-copilot-otel-no-operation",
+        "log-no-requests",
+        "log-no-requests-copilot",
+    ]
+    assert not log.costs_nothing
+    for lang in ("en", "zh"):
+        page = html.unescape(str(logs_html(panel, lang, wide=True)))
+        said = t("core.log-copilot-otel-no-operation", lang)
+        assert said.split("{where}")[-1].split("{")[0][:30] in page
