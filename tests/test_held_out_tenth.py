@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import html
 import json
+from decimal import Decimal
 from pathlib import Path
 
 from budgetcore.messages import t
@@ -103,3 +104,57 @@ def test_copilot_spans_with_usage_and_no_operation_are_not_said_to_have_no_usage
         page = html.unescape(str(logs_html(panel, lang, wide=True)))
         said = t("core.log-copilot-otel-no-operation", lang)
         assert said.split("{where}")[-1].split("{")[0][:30] in page
+
+
+def _pi_lines() -> list[dict[str, object]]:
+    """A pi session whose header has no ``cwd`` (pi-mono's ``SessionHeader`` writes one;
+    a proxy's sync test leaves it out, code index id 57899571305), its user message
+    without pi's stamp, so that every line but the responses looks like a Droid
+    transcript's; an assistant ``id`` written twice, as that test writes it."""
+    usage = {"input": 7275, "output": 14, "cacheRead": 0, "cacheWrite": 0}
+    return [
+        {"type": "session", "version": 3, "id": "sess-1", "timestamp": "2026-08-13T01:49:44.924Z"},
+        {
+            "type": "message",
+            "id": "u1",
+            "timestamp": "2026-08-13T01:49:52.667Z",
+            "message": {"role": "user", "content": [{"type": "text", "text": "x"}]},
+        },
+        {
+            "type": "message",
+            "id": "a1",
+            "timestamp": "2026-08-13T01:49:55.507Z",
+            "message": {"role": "assistant", "model": "gpt-5", "usage": usage},
+        },
+        {
+            "type": "message",
+            "id": "a2",
+            "timestamp": "2026-08-13T01:50:33.287Z",
+            "message": {"role": "assistant", "model": "claude-sonnet-4-5", "usage": usage},
+        },
+    ]
+
+
+def test_a_pi_header_without_cwd_is_pis_not_a_droid_transcript(tmp_path: Path) -> None:
+    """It was "a Droid transcript: Droid keeps the session's token totals in
+    <id>.settings.json beside it, which was not given", of a file in pi's own folder
+    (``sessions/--<cwd>--/``) whose header is pi's (``type: session`` with ``version``;
+    Droid's is ``session_start``); ccusage 20.0.24 reads it as pi's and bills both
+    responses. It is pi's now, billed as ccusage bills it."""
+    path = tmp_path / "pi" / "sessions" / "--tmp--" / "2026-08-13T01-49-44-924Z_sess-1.jsonl"
+    path.parent.mkdir(parents=True)
+    path.write_text("".join(json.dumps(line) + "\n" for line in _pi_lines()))
+    out = run_cli(["replay", "--log", str(tmp_path / "pi"), "--usage", "--format", "jsonl"])
+    assert out.code == 0, out.err
+    *sessions, last = (json.loads(x) for x in out.out.splitlines())
+    (session,) = sessions
+    assert session["summary"]["log"]["format"] == "pi"
+    measured = last["total"]["measured"]
+    # gpt-5 $1.25 / $10 per million, claude-sonnet-4-5 $3 / $15 (ccusage's figures)
+    assert (measured["requests"], measured["input"], measured["output"]) == (2, 14550, 28)
+    assert measured["cost"] == str(Decimal("0.03126875"))
+    panel = _page((("pi/sessions/--tmp--/s.jsonl", path.read_bytes()),))
+    (log,) = panel.logs
+    assert log.log is not None
+    assert log.measured is not None
+    assert (log.log.format, log.error, str(log.measured.cost)) == ("pi", (), measured["cost"])
