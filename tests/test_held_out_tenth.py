@@ -158,3 +158,51 @@ def test_a_pi_header_without_cwd_is_pis_not_a_droid_transcript(tmp_path: Path) -
     assert log.log is not None
     assert log.measured is not None
     assert (log.log.format, log.error, str(log.measured.cost)) == ("pi", (), measured["cost"])
+
+
+def test_gemini_clis_project_files_beside_its_chats_are_said_as_gemini_clis(
+    tmp_path: Path,
+) -> None:
+    """Gemini CLI's project folder (``tmp/<project>/``) holds, beside ``chats/``, the
+    ``.project_root`` marker naming the project's path (google-gemini/gemini-cli
+    ``packages/core/src/config/projectRegistry.ts`` @5411f113) and its shell history,
+    checkpoints, logs, plans, tasks and memory (``storage.ts``): each was "no agent we
+    read writes such a file as a session" (held out in round 10j, a session-format
+    note's home laid out by running the CLI). Each is now said as Gemini CLI's, the
+    total unchanged, in both languages on the page."""
+    project = tmp_path / "tmp" / "proj-sample"
+    chat = project / "chats" / "session-2026-10-05T21-32-0f0e0d0c.jsonl"
+    chat.parent.mkdir(parents=True)
+    lines = [
+        {"sessionId": "0f0e0d0c", "projectHash": "4ea8", "startTime": "2026-10-05T21:32:45Z"},
+        {
+            "id": "g1",
+            "timestamp": "2026-10-05T21:32:50.000Z",
+            "type": "gemini",
+            "content": [{"text": "x"}],
+            "model": "gemini-2.5-pro",
+            "tokens": {"input": 1234, "output": 56, "cached": 1000, "thoughts": 40, "total": 1330},
+        },
+    ]
+    chat.write_text("".join(json.dumps(x) + "\n" for x in lines))
+    (project / ".project_root").write_text("/p")
+    (project / "shell_history").write_text("ls\n")
+    (project / "checkpoints").mkdir()
+    (project / "checkpoints" / "checkpoint-x.json").write_text("{}")
+    out = run_cli(["replay", "--log", str(tmp_path / "tmp"), "--usage", "--format", "jsonl"])
+    assert out.code == 0, out.err
+    assert "no agent we read writes" not in out.err, out.err
+    assert out.err.count("Gemini CLI's project folder") == 1, out.err
+    total = json.loads(out.out.splitlines()[-1])["total"]
+    assert total["measured"]["cost"] == "0.001377500"
+    files = tuple(
+        (f"tmp/{p.relative_to(tmp_path / 'tmp').as_posix()}", p.read_bytes())
+        for p in sorted((tmp_path / "tmp").rglob("*"))
+        if p.is_file()
+    )
+    panel = _page(files)
+    assert {why for _, why in panel.log_not_read} == {"replay.not-read.gemini-project"}
+    assert len(panel.log_not_read) == 3
+    for lang in ("en", "zh"):
+        page = html.unescape(str(logs_html(panel, lang, wide=True)))
+        assert t("replay.not-read.gemini-project", lang) in page

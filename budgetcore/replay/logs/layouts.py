@@ -356,7 +356,20 @@ def plan_gemini(paths: Sequence[str], present: frozenset[str]) -> Claim:
     # user typed, for the input's history, with no usage in them.
     projects = {chats.rpartition("/")[0] for chats, _ in by_prefix if chats.endswith("chats")}
     logs = [p for p in paths if _split(p) in {(d, "logs.json") for d in projects}]
-    return Claim(_grouped(sessions), _why(logs, "replay.not-read.gemini-logs"))
+    side = _beside(paths, _GEMINI_PROJECT_SIDE, projects)
+    return Claim(_grouped(sessions), _why(logs, "replay.not-read.gemini-logs") + side)
+
+
+#: What else Gemini CLI keeps in a project's folder beside ``chats/``, none of it usage:
+#: the ``.project_root`` marker naming the project (google-gemini/gemini-cli
+#: ``packages/core/src/config/projectRegistry.ts`` @5411f113), its shell history,
+#: checkpoints, plans, tracker and memory (``config/storage.ts``); each was "no agent
+#: we read writes such a file" (held out in round 10j). Its ``logs/`` and ``tasks/`` are
+#: left out: other agents' folders have those names (Cline's ``tasks/``).
+_GEMINI_PROJECT_SIDE = dict.fromkeys(
+    (".project_root", "shell_history", "checkpoints/", "plans/", "tracker/", "memory/"),
+    "replay.not-read.gemini-project",
+)
 
 
 #: Qwen Code's workflow journal, ``<project dir>/workflows/<run id>/journal.jsonl``: a
