@@ -206,3 +206,38 @@ def test_gemini_clis_project_files_beside_its_chats_are_said_as_gemini_clis(
     for lang in ("en", "zh"):
         page = html.unescape(str(logs_html(panel, lang, wide=True)))
         assert t("replay.not-read.gemini-project", lang) in page
+
+
+def test_gooses_home_files_beside_its_database_are_said_as_gooses(tmp_path: Path) -> None:
+    """Goose's root (``GOOSE_PATH_ROOT``, the folder ccusage reads) holds ``config/``,
+    ``data/`` and ``state/`` (block/goose ``crates/goose/src/config/paths.rs``): its
+    configuration, its logs and its schedules and projects lists beside
+    ``data/sessions/sessions.db``. Each was "no agent we read writes such a file as a
+    session" (a known leftover of the eighth round, met again in round 10j's home of
+    seven agents); now said as Goose's, the total unchanged, in both languages."""
+    fixture = Path(__file__).resolve().parent / "fixtures" / "logs" / "goose" / "totals"
+    home = tmp_path / "goose"
+    (home / "data" / "sessions").mkdir(parents=True)
+    (home / "data" / "sessions" / "sessions.db").write_bytes(
+        (fixture / "goose" / "data" / "sessions" / "sessions.db").read_bytes()
+    )
+    for rel in ("config/config.yaml", "state/logs/cli/x.log", "data/schedules.json"):
+        (home / rel).parent.mkdir(parents=True, exist_ok=True)
+        (home / rel).write_text("{}")
+    alone = run_cli(["replay", "--log", str(fixture / "goose"), "--usage", "--format", "jsonl"])
+    out = run_cli(["replay", "--log", str(home), "--usage", "--format", "jsonl"])
+    assert out.code == 0, out.err
+    assert "no agent we read writes" not in out.err, out.err
+    assert "a file of Goose's home" in out.err, out.err
+    total = json.loads(out.out.splitlines()[-1])["total"]["measured"]
+    assert total == json.loads(alone.out.splitlines()[-1])["total"]["measured"]
+    files = tuple(
+        (f"goose/{p.relative_to(home).as_posix()}", p.read_bytes())
+        for p in sorted(home.rglob("*"))
+        if p.is_file()
+    )
+    panel = _page(files)
+    assert [why for _, why in panel.log_not_read] == ["replay.not-read.goose-home"] * 3
+    for lang in ("en", "zh"):
+        page = html.unescape(str(logs_html(panel, lang, wide=True)))
+        assert t("replay.not-read.goose-home", lang) in page

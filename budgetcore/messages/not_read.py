@@ -116,6 +116,11 @@ MESSAGES: dict[str, tuple[str, str]] = {
         "Gemini CLI 项目文件夹中与 chats 并列的文件(项目路径、shell 历史、检查点、计划、"
         "记忆),其中没有会话的用量",
     ),
+    "replay.not-read.goose-home": (
+        "a file of Goose's home (its configuration, logs, and schedules and projects "
+        "lists), which holds no session's usage",
+        "Goose 主目录中的文件(配置、日志、计划任务与项目列表),其中没有会话的用量",
+    ),
     "replay.not-read.droid-home": (
         "a file of Droid's home (~/.factory: its logs, prompt history, MCP servers, custom "
         "droids and commands), which holds no session's usage",

@@ -175,7 +175,7 @@ def _home_files(agent: str) -> dict[str, str]:
 #: (sst/opencode ``global/index.ts`` and ``storage``: auth, logs, binaries, the
 #: snapshot git store, tool output, storage's project, diff and todo records), Cline's
 #: and its forks' VS Code global storage (``settings/``, ``cache/``, ``state/``,
-#: ``checkpoints/`` beside ``tasks/``).
+#: ``checkpoints/`` beside ``tasks/``), Goose's root (below).
 _HOME_SIDE: dict[str, dict[str, str]] = {
     "droid": dict.fromkeys(
         ("logs/", "history.json", "mcp.json", "droids/", "commands/", "AGENTS.md"),
@@ -205,6 +205,13 @@ _HOME_SIDE: dict[str, dict[str, str]] = {
             "storage/todo/",
         ),
         "replay.not-read.opencode-home",
+    ),
+    # Goose's root beside data/sessions/ (block/goose crates/goose/src/config/paths.rs:
+    # config/, data/, state/ under GOOSE_PATH_ROOT): its configuration, its logs, and the
+    # schedules and projects lists the eighth round's home held in data/.
+    "goose": dict.fromkeys(
+        ("config/", "state/", "data/schedules.json", "data/projects.json"),
+        "replay.not-read.goose-home",
     ),
     "cline": {
         # Cline's list of its tasks (cline/cline HistoryItem: id, ts, task, tokensIn,
@@ -616,9 +623,15 @@ def plan_goose(paths: Sequence[str], present: frozenset[str]) -> Claim:
     databases = [p for p in paths if p.rsplit("/", 1)[-1] == "sessions.db"]
     folders = {p.rpartition("/")[0] for p in databases}
     imported = [p for p in paths if p.endswith(".jsonl") and p.rpartition("/")[0] in folders]
+    # Its root (GOOSE_PATH_ROOT): the folder holding data/sessions/sessions.db.
+    homes = {
+        "/".join(parts[:-3])
+        for parts in (p.split("/") for p in databases)
+        if parts[-3:-1] == ["data", "sessions"]
+    }
     return Claim(
         tuple(SessionFiles(p, (p,)) for p in databases),
-        _why(imported, "replay.not-read.goose-imported"),
+        _why(imported, "replay.not-read.goose-imported") + _home_side(paths, "goose", homes),
     )
 
 
