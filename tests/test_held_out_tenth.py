@@ -241,3 +241,49 @@ def test_gooses_home_files_beside_its_database_are_said_as_gooses(tmp_path: Path
     for lang in ("en", "zh"):
         page = html.unescape(str(logs_html(panel, lang, wide=True)))
         assert t("replay.not-read.goose-home", lang) in page
+
+
+def test_qwen_codes_home_files_beside_its_projects_are_said_as_qwen_codes(
+    tmp_path: Path,
+) -> None:
+    """Qwen Code's home (``~/.qwen``, ``QWEN_DATA_DIR``) holds ``settings.json`` and
+    ``commands/`` beside ``projects/<project>/chats/`` (its documentation; the
+    installation id and OAuth file as Gemini CLI, which it forks, keeps them:
+    ``config/storage.ts``). Each was "no agent we read writes such a file as a
+    session" (round 10j's home of seven agents); now said as Qwen Code's. A Claude Code
+    home's ``settings.json`` beside its ``projects/`` (no ``chats/``) is not."""
+    chat = tmp_path / ".qwen" / "projects" / "-w" / "chats" / "s1.jsonl"
+    chat.parent.mkdir(parents=True)
+    record = {
+        "uuid": "r1",
+        "sessionId": "s1",
+        "type": "assistant",
+        "timestamp": "2026-05-20T00:00:02Z",
+        "model": "qwen3-coder-plus",
+        "usageMetadata": {"promptTokenCount": 1000, "candidatesTokenCount": 50},
+    }
+    chat.write_text(json.dumps(record) + "\n")
+    (tmp_path / ".qwen" / "settings.json").write_text("{}")
+    (tmp_path / ".qwen" / "commands").mkdir()
+    (tmp_path / ".qwen" / "commands" / "x.toml").write_text("")
+    out = run_cli(["replay", "--log", str(tmp_path / ".qwen"), "--usage", "--format", "jsonl"])
+    assert out.code == 0, out.err
+    assert "no agent we read writes" not in out.err, out.err
+    assert out.err.count("a file of Qwen Code's home") == 1, out.err
+    files = tuple(
+        (f"qwen/{p.relative_to(tmp_path / '.qwen').as_posix()}", p.read_bytes())
+        for p in sorted((tmp_path / ".qwen").rglob("*"))
+        if p.is_file()
+    )
+    panel = _page(files)
+    assert [why for _, why in panel.log_not_read] == ["replay.not-read.qwen-home"] * 2
+    for lang in ("en", "zh"):
+        page = html.unescape(str(logs_html(panel, lang, wide=True)))
+        assert t("replay.not-read.qwen-home", lang) in page
+    claude = tmp_path / ".claude"
+    (claude / "projects" / "-w").mkdir(parents=True)
+    line = {"type": "user", "uuid": "u1", "sessionId": "c1", "message": {"role": "user"}}
+    (claude / "projects" / "-w" / "c1.jsonl").write_text(json.dumps(line) + "\n")
+    (claude / "settings.json").write_text("{}")
+    out = run_cli(["replay", "--log", str(claude), "--usage", "--format", "jsonl"])
+    assert "Qwen Code" not in out.err, out.err

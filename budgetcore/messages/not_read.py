@@ -116,6 +116,11 @@ MESSAGES: dict[str, tuple[str, str]] = {
         "Gemini CLI 项目文件夹中与 chats 并列的文件(项目路径、shell 历史、检查点、计划、"
         "记忆),其中没有会话的用量",
     ),
+    "replay.not-read.qwen-home": (
+        "a file of Qwen Code's home (~/.qwen: its settings, commands, installation id and "
+        "sign-in), which holds no session's usage",
+        "Qwen Code 主目录(~/.qwen:设置、命令、安装 id 与登录信息)中的文件,其中没有会话的用量",
+    ),
     "replay.not-read.goose-home": (
         "a file of Goose's home (its configuration, logs, and schedules and projects "
         "lists), which holds no session's usage",

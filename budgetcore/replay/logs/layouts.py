@@ -175,7 +175,7 @@ def _home_files(agent: str) -> dict[str, str]:
 #: (sst/opencode ``global/index.ts`` and ``storage``: auth, logs, binaries, the
 #: snapshot git store, tool output, storage's project, diff and todo records), Cline's
 #: and its forks' VS Code global storage (``settings/``, ``cache/``, ``state/``,
-#: ``checkpoints/`` beside ``tasks/``), Goose's root (below).
+#: ``checkpoints/`` beside ``tasks/``), Qwen Code's and Goose's (below).
 _HOME_SIDE: dict[str, dict[str, str]] = {
     "droid": dict.fromkeys(
         ("logs/", "history.json", "mcp.json", "droids/", "commands/", "AGENTS.md"),
@@ -205,6 +205,13 @@ _HOME_SIDE: dict[str, dict[str, str]] = {
             "storage/todo/",
         ),
         "replay.not-read.opencode-home",
+    ),
+    # Qwen Code's ~/.qwen beside projects/: its settings and commands (its documentation),
+    # the installation id and OAuth file as Gemini CLI, which it forks, keeps them
+    # (gemini-cli packages/core/src/config/storage.ts @5411f113).
+    "qwen-code": dict.fromkeys(
+        ("settings.json", "commands/", "installation_id", "oauth_creds.json"),
+        "replay.not-read.qwen-home",
     ),
     # Goose's root beside data/sessions/ (block/goose crates/goose/src/config/paths.rs:
     # config/, data/, state/ under GOOSE_PATH_ROOT): its configuration, its logs, and the
@@ -398,7 +405,15 @@ def plan_qwen(paths: Sequence[str], present: frozenset[str]) -> Claim:
     workflow journals are not read, each said as what it is. A journal was read as a
     session (a Claude Code workflow's journal, by its name), leaving Qwen Code's or
     Claude Code's total unknown (the seventh held-out round)."""
-    return Claim((), _why([p for p in paths if qwen_workflow_journal(p)], _QWEN_JOURNAL_WHY))
+    journals = _why([p for p in paths if qwen_workflow_journal(p)], _QWEN_JOURNAL_WHY)
+    # Its home: the folder holding projects/<project>/chats/ (Claude Code's projects/
+    # has no chats/ folder, so its settings.json is not taken for Qwen Code's).
+    homes = {
+        "/".join(parts[:-4])
+        for parts in (p.split("/") for p in present)
+        if len(parts) >= 4 and parts[-2] == "chats" and parts[-4] == "projects"
+    }
+    return Claim((), journals + _home_side(paths, "qwen-code", homes))
 
 
 _QWEN_JOURNAL_WHY = "replay.not-read.qwen-workflow-journal"
