@@ -33,6 +33,20 @@ def _page(files: tuple[tuple[str, bytes], ...]) -> ReplayPanel:
     return with_imported(ReplayPanel(), reader.finish(import_steps(files, picked_folder=True)))
 
 
+def _home_reasons(folder: Path, name: str, key: str) -> list[str]:
+    """The page's import of ``folder`` picked as ``name``: each file not read's reason,
+    ``key``'s text said on the page in both languages."""
+    files = tuple(
+        (f"{name}/{p.relative_to(folder).as_posix()}", p.read_bytes())
+        for p in sorted(folder.rglob("*"))
+        if p.is_file()
+    )
+    panel = _page(files)
+    for lang in ("en", "zh"):
+        assert t(key, lang) in html.unescape(str(logs_html(panel, lang, wide=True)))
+    return [why for _, why in panel.log_not_read]
+
+
 def test_an_opencode_message_without_its_session_id_says_so(tmp_path: Path) -> None:
     """It was "one JSON document (not JSON Lines) that no agent we read writes", of a
     file at OpenCode's own path with OpenCode's keys; ccusage 20.0.24 bills it as a
@@ -195,17 +209,8 @@ def test_gemini_clis_project_files_beside_its_chats_are_said_as_gemini_clis(
     assert out.err.count("Gemini CLI's project folder") == 1, out.err
     total = json.loads(out.out.splitlines()[-1])["total"]
     assert total["measured"]["cost"] == "0.001377500"
-    files = tuple(
-        (f"tmp/{p.relative_to(tmp_path / 'tmp').as_posix()}", p.read_bytes())
-        for p in sorted((tmp_path / "tmp").rglob("*"))
-        if p.is_file()
-    )
-    panel = _page(files)
-    assert {why for _, why in panel.log_not_read} == {"replay.not-read.gemini-project"}
-    assert len(panel.log_not_read) == 3
-    for lang in ("en", "zh"):
-        page = html.unescape(str(logs_html(panel, lang, wide=True)))
-        assert t("replay.not-read.gemini-project", lang) in page
+    key = "replay.not-read.gemini-project"
+    assert _home_reasons(tmp_path / "tmp", "tmp", key) == [key] * 3
 
 
 def test_gooses_home_files_beside_its_database_are_said_as_gooses(tmp_path: Path) -> None:
@@ -231,16 +236,8 @@ def test_gooses_home_files_beside_its_database_are_said_as_gooses(tmp_path: Path
     assert "a file of Goose's home" in out.err, out.err
     total = json.loads(out.out.splitlines()[-1])["total"]["measured"]
     assert total == json.loads(alone.out.splitlines()[-1])["total"]["measured"]
-    files = tuple(
-        (f"goose/{p.relative_to(home).as_posix()}", p.read_bytes())
-        for p in sorted(home.rglob("*"))
-        if p.is_file()
-    )
-    panel = _page(files)
-    assert [why for _, why in panel.log_not_read] == ["replay.not-read.goose-home"] * 3
-    for lang in ("en", "zh"):
-        page = html.unescape(str(logs_html(panel, lang, wide=True)))
-        assert t("replay.not-read.goose-home", lang) in page
+    key = "replay.not-read.goose-home"
+    assert _home_reasons(home, "goose", key) == [key] * 3
 
 
 def test_qwen_codes_home_files_beside_its_projects_are_said_as_qwen_codes(
@@ -270,16 +267,8 @@ def test_qwen_codes_home_files_beside_its_projects_are_said_as_qwen_codes(
     assert out.code == 0, out.err
     assert "no agent we read writes" not in out.err, out.err
     assert out.err.count("a file of Qwen Code's home") == 1, out.err
-    files = tuple(
-        (f"qwen/{p.relative_to(tmp_path / '.qwen').as_posix()}", p.read_bytes())
-        for p in sorted((tmp_path / ".qwen").rglob("*"))
-        if p.is_file()
-    )
-    panel = _page(files)
-    assert [why for _, why in panel.log_not_read] == ["replay.not-read.qwen-home"] * 2
-    for lang in ("en", "zh"):
-        page = html.unescape(str(logs_html(panel, lang, wide=True)))
-        assert t("replay.not-read.qwen-home", lang) in page
+    key = "replay.not-read.qwen-home"
+    assert _home_reasons(tmp_path / ".qwen", "qwen", key) == [key] * 2
     claude = tmp_path / ".claude"
     (claude / "projects" / "-w").mkdir(parents=True)
     line = {"type": "user", "uuid": "u1", "sessionId": "c1", "message": {"role": "user"}}
