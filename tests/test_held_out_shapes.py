@@ -913,7 +913,7 @@ def test_a_copilot_session_without_shutdown_says_copilot_writes_its_counts_there
     with pytest.raises(ScenarioError) as info:
         read_session([(path.name, path.read_bytes())])
     assert str(info.value.problems[1]) == (
-        "log has no session.shutdown with model metrics nor OpenTelemetry record with "
+        "log has no session.shutdown with model metrics nor OpenTelemetry call with "
         "usage: Copilot CLI writes a session's token counts only there, its shutdown as "
         "the CLI exits (a session still open, or left with /new, has none)"
     )

@@ -547,6 +547,10 @@ MESSAGES: dict[str, tuple[str, str]] = {
         "它的事件没有 data 对象,而 Copilot CLI 把事件的字段写在那里",
     ),
     "replay.log.missing.opencode": ("has no role and time", "没有 role 与 time"),
+    "replay.log.missing.opencode-session": (
+        "has no sessionID (OpenCode writes the session's id on every message)",
+        "没有 sessionID(OpenCode 在每条消息上写入会话的 id)",
+    ),
     "replay.log.missing.amp": (
         "has neither a usageLedger with events nor an assistant message with usage "
         "(where Amp writes a thread's token counts)",

@@ -116,6 +116,22 @@ MESSAGES: dict[str, tuple[str, str]] = {
         "Gemini CLI's record of the prompts typed in a project, which holds no usage",
         "Gemini CLI 记录项目中所输入提示的文件,其中没有用量",
     ),
+    "replay.not-read.gemini-project": (
+        "a file of Gemini CLI's project folder beside its chats (the project's path, "
+        "shell history, checkpoints, plans, memory), which holds no session's usage",
+        "Gemini CLI 项目文件夹中与 chats 并列的文件(项目路径、shell 历史、检查点、计划、"
+        "记忆),其中没有会话的用量",
+    ),
+    "replay.not-read.qwen-home": (
+        "a file of Qwen Code's home (~/.qwen: its settings, commands, installation id and "
+        "sign-in), which holds no session's usage",
+        "Qwen Code 主目录(~/.qwen:设置、命令、安装 id 与登录信息)中的文件,其中没有会话的用量",
+    ),
+    "replay.not-read.goose-home": (
+        "a file of Goose's home (its configuration, logs, and schedules and projects "
+        "lists), which holds no session's usage",
+        "Goose 主目录中的文件(配置、日志、计划任务与项目列表),其中没有会话的用量",
+    ),
     "replay.not-read.droid-home": (
         "a file of Droid's home (~/.factory: its logs, prompt history, MCP servers, custom "
         "droids and commands), which holds no session's usage",

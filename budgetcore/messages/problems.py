@@ -593,10 +593,10 @@ MESSAGES: dict[str, tuple[str, str]] = {
         "({sources}):这里一条也不计费,它不花费任何费用",
     ),
     "core.log-no-requests-copilot": (
-        "{where} has no session.shutdown with model metrics nor OpenTelemetry record with "
+        "{where} has no session.shutdown with model metrics nor OpenTelemetry call with "
         "usage: Copilot CLI writes a session's token counts only there, its shutdown as "
         "the CLI exits (a session still open, or left with /new, has none)",
-        "{where}中没有带模型指标的 session.shutdown,也没有带用量的 OpenTelemetry 记录:"
+        "{where}中没有带模型指标的 session.shutdown,也没有带用量的 OpenTelemetry 调用:"
         "Copilot CLI 只在那里写入会话的 token 数,shutdown 在 CLI 退出时写入"
         "(仍在进行、或以 /new 离开的会话没有)",
     ),
@@ -609,6 +609,16 @@ MESSAGES: dict[str, tuple[str, str]] = {
         "{where}只是 Copilot 的计费,{got} nano-AIU(${dollars};一个 AI 额度即 $0.01,"
         "为 10^9 nano-AIU),没有模型指标:没有写入 token 数,因此其 token 无法度量或计价,"
         "费用未知",
+    ),
+    "core.log-copilot-otel-no-operation": (
+        "{where} holds OpenTelemetry records with usage that name no operation "
+        "(gen_ai.operation.name chat or invoke_agent, or a span named chat <model>): "
+        "Copilot CLI writes a call's usage on its chat span and an agent's total on its "
+        "invoke_agent span, so without it none can be billed",
+        "{where}中有带用量的 OpenTelemetry 记录,但未写明操作"
+        "(gen_ai.operation.name 为 chat 或 invoke_agent,或名为 chat <模型> 的 span):"
+        "Copilot CLI 把一次调用的用量写在其 chat span 上,把代理的总量写在其 invoke_agent "
+        "span 上,缺少操作则无法计费",
     ),
     "core.log-copilot-export-bills": (
         "{where} holds no usage, and an OpenTelemetry export of the folder bills its "

@@ -164,6 +164,10 @@ def _read_codex(files: Sequence[tuple[str, LineSource]]) -> Steps[ParsedLog]:
 # `response_item` (its role is not in the label), and every kind of the agents not
 # listed.
 
+#: Beside ``modelID``, any of these tells a document OpenCode does not claim as one
+#: that looks like its message file (opencode.missing_of).
+_OPENCODE_KEYS = ("sessionID", "role", "tokens")
+
 #: Claude Code writes `message.usage` on assistant lines only (RUNTIMES.md, summary
 #: table; ccusage `rust/crates/ccusage/src/adapter/claude/mod.rs` @017f4cc7,
 #: `read_usage_file`, bills only lines holding `"usage":{`): a user line (a prompt or
@@ -342,8 +346,12 @@ AGENTS: tuple[Agent, ...] = (
         None,
         at_once(_of("opencode", "read_opencode")),
         claims_document=_of("opencode", "claims_document"),
-        looks_like=lambda d: isinstance(d, dict) and "sessionID" in d and "modelID" in d,
-        missing="replay.log.missing.opencode",
+        # OpenCode's modelID beside its sessionID, a role or tokens (no reader imported
+        # for a document no agent claims); opencode.missing_of says what it lacks.
+        looks_like=lambda d: (
+            isinstance(d, dict) and "modelID" in d and any(k in d for k in _OPENCODE_KEYS)
+        ),
+        missing_of=_of("opencode", "missing_of"),
         claims_database=_of("opencode_db", "claims_database"),
         read_database=_of("opencode", "opencode_db_sessions"),
         reads_shares=True,

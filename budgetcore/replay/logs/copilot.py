@@ -227,9 +227,15 @@ def _session_events(
 
 
 def no_request_of(kinds: dict[str, int]) -> str:
-    """Why an events.jsonl without a request bills none, from what it held: its session
-    is an export's (:func:`_session_events`); "" for any other file."""
-    return "log-copilot-export-bills" if COPILOT_BY_EXPORT_EVENT in kinds else ""
+    """Why a file without a request bills none, from what it held: an events.jsonl
+    whose session is an export's (:func:`_session_events`); an export whose records
+    with usage name no operation (:func:`_otel`'s ``otel <name>`` kinds: a chat span
+    is a call, an invoke_agent span an agent's total; held out in round 10j, where it
+    was said to hold no record with usage); "" for any other file."""
+    if COPILOT_BY_EXPORT_EVENT in kinds:
+        return "log-copilot-export-bills"
+    unknown = (k for k in kinds if k.startswith("otel ") and not k.endswith(" (no usage)"))
+    return "log-copilot-otel-no-operation" if any(unknown) else ""
 
 
 def _events_session(name: str, rows: Sequence[tuple[int, dict[str, Any]]]) -> str | None:

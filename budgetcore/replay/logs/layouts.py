@@ -177,7 +177,7 @@ def _home_files(agent: str) -> dict[str, str]:
 #: (sst/opencode ``global/index.ts`` and ``storage``: auth, logs, binaries, the
 #: snapshot git store, tool output, storage's project, diff and todo records), Cline's
 #: and its forks' VS Code global storage (``settings/``, ``cache/``, ``state/``,
-#: ``checkpoints/`` beside ``tasks/``).
+#: ``checkpoints/`` beside ``tasks/``), Qwen Code's and Goose's (below).
 _HOME_SIDE: dict[str, dict[str, str]] = {
     "droid": dict.fromkeys(
         ("logs/", "history.json", "mcp.json", "droids/", "commands/", "AGENTS.md"),
@@ -207,6 +207,20 @@ _HOME_SIDE: dict[str, dict[str, str]] = {
             "storage/todo/",
         ),
         "replay.not-read.opencode-home",
+    ),
+    # Qwen Code's ~/.qwen beside projects/: its settings and commands (its documentation),
+    # the installation id and OAuth file as Gemini CLI, which it forks, keeps them
+    # (gemini-cli packages/core/src/config/storage.ts @5411f113).
+    "qwen-code": dict.fromkeys(
+        ("settings.json", "commands/", "installation_id", "oauth_creds.json"),
+        "replay.not-read.qwen-home",
+    ),
+    # Goose's root beside data/sessions/ (block/goose crates/goose/src/config/paths.rs:
+    # config/, data/, state/ under GOOSE_PATH_ROOT): its configuration, its logs, and the
+    # schedules and projects lists the eighth round's home held in data/.
+    "goose": dict.fromkeys(
+        ("config/", "state/", "data/schedules.json", "data/projects.json"),
+        "replay.not-read.goose-home",
     ),
     "cline": {
         # Cline's list of its tasks (cline/cline HistoryItem: id, ts, task, tokensIn,
@@ -358,7 +372,20 @@ def plan_gemini(paths: Sequence[str], present: frozenset[str]) -> Claim:
     # user typed, for the input's history, with no usage in them.
     projects = {chats.rpartition("/")[0] for chats, _ in by_prefix if chats.endswith("chats")}
     logs = [p for p in paths if _split(p) in {(d, "logs.json") for d in projects}]
-    return Claim(_grouped(sessions), _why(logs, "replay.not-read.gemini-logs"))
+    side = _beside(paths, _GEMINI_PROJECT_SIDE, projects)
+    return Claim(_grouped(sessions), _why(logs, "replay.not-read.gemini-logs") + side)
+
+
+#: What else Gemini CLI keeps in a project's folder beside ``chats/``, none of it usage:
+#: the ``.project_root`` marker naming the project (google-gemini/gemini-cli
+#: ``packages/core/src/config/projectRegistry.ts`` @5411f113), its shell history,
+#: checkpoints, plans, tracker and memory (``config/storage.ts``); each was "no agent
+#: we read writes such a file" (held out in round 10j). Its ``logs/`` and ``tasks/`` are
+#: left out: other agents' folders have those names (Cline's ``tasks/``).
+_GEMINI_PROJECT_SIDE = dict.fromkeys(
+    (".project_root", "shell_history", "checkpoints/", "plans/", "tracker/", "memory/"),
+    "replay.not-read.gemini-project",
+)
 
 
 #: Qwen Code's workflow journal, ``<project dir>/workflows/<run id>/journal.jsonl``: a
@@ -380,7 +407,15 @@ def plan_qwen(paths: Sequence[str], present: frozenset[str]) -> Claim:
     workflow journals are not read, each said as what it is. A journal was read as a
     session (a Claude Code workflow's journal, by its name), leaving Qwen Code's or
     Claude Code's total unknown (the seventh held-out round)."""
-    return Claim((), _why([p for p in paths if qwen_workflow_journal(p)], _QWEN_JOURNAL_WHY))
+    journals = _why([p for p in paths if qwen_workflow_journal(p)], _QWEN_JOURNAL_WHY)
+    # Its home: the folder holding projects/<project>/chats/ (Claude Code's projects/
+    # has no chats/ folder, so its settings.json is not taken for Qwen Code's).
+    homes = {
+        "/".join(parts[:-4])
+        for parts in (p.split("/") for p in present)
+        if len(parts) >= 4 and parts[-2] == "chats" and parts[-4] == "projects"
+    }
+    return Claim((), journals + _home_side(paths, "qwen-code", homes))
 
 
 _QWEN_JOURNAL_WHY = "replay.not-read.qwen-workflow-journal"
@@ -612,9 +647,15 @@ def plan_goose(paths: Sequence[str], present: frozenset[str]) -> Claim:
     databases = [p for p in paths if p.rsplit("/", 1)[-1] == "sessions.db"]
     folders = {p.rpartition("/")[0] for p in databases}
     imported = [p for p in paths if p.endswith(".jsonl") and p.rpartition("/")[0] in folders]
+    # Its root (GOOSE_PATH_ROOT): the folder holding data/sessions/sessions.db.
+    homes = {
+        "/".join(parts[:-3])
+        for parts in (p.split("/") for p in databases)
+        if parts[-3:-1] == ["data", "sessions"]
+    }
     return Claim(
         tuple(SessionFiles(p, (p,)) for p in databases),
-        _why(imported, "replay.not-read.goose-imported"),
+        _why(imported, "replay.not-read.goose-imported") + _home_side(paths, "goose", homes),
     )
 
 

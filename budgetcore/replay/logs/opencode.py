@@ -60,6 +60,7 @@ _T = TypeVar("_T")
 
 __all__ = [
     "claims_document",
+    "missing_of",
     "opencode_db_sessions",
     "read_opencode",
     "read_opencode_db",
@@ -132,6 +133,14 @@ def claims_document(doc: object) -> bool:
         return False
     role = doc.get("role")
     return role in ("user", "assistant") or (role is None and isinstance(doc.get("tokens"), dict))
+
+
+def missing_of(doc: object) -> str:
+    """What a message file no reader claims lacks (agents: OpenCode's ``looks_like``):
+    its ``sessionID`` (OpenCode's ``MessageV2`` writes one on every message; a usage
+    app's test leaves it out, held out in round 10j), or else its ``role`` and ``time``."""
+    has = isinstance(doc, dict) and isinstance(doc.get("sessionID"), str)
+    return "replay.log.missing.opencode" if has else "replay.log.missing.opencode-session"
 
 
 #: ccusage ``adapter/opencode/parser.rs`` ``resolve_open_code_model_name``.

@@ -94,7 +94,7 @@ _PI_COUNTS = frozenset({"input", "output", "cacheRead", "cacheWrite"})
 
 
 def claims(obj: dict[str, object]) -> bool:
-    """A pi line: the header (``type`` session with a ``cwd``), or an entry of pi's
+    """A pi line: the header (``type`` session with a ``cwd`` or ``version``), or an entry of pi's
     types with ``id`` and ``parentId`` (Claude Code's are ``uuid`` / ``parentUuid``).
 
     A version 1 session (pi before the tree, pi-mono's own test fixtures
@@ -112,7 +112,10 @@ def claims(obj: dict[str, object]) -> bool:
     read as a pi file of one entry (:func:`.droid.claims` takes it)."""
     kind = obj.get("type")
     if kind == "session":
-        return "cwd" in obj and "id" in obj
+        # pi-mono's SessionHeader writes cwd; a header with its version and no cwd (a
+        # proxy's sync test, held out in round 10j) is pi's too: Droid's header is
+        # session_start, and its user line then read as "a Droid transcript".
+        return "id" in obj and ("cwd" in obj or "version" in obj)
     if not isinstance(kind, str) or kind not in _ENTRY_TYPES or "uuid" in obj:
         return False
     message = obj.get("message")
