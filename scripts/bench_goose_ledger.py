@@ -8,7 +8,11 @@ and one row per session; ours reads every call (docs/performance.md).
     python scripts/bench_goose_ledger.py --runs 5
 
 Every option is bench_agents.py's (``--shape``, ``--sessions``, ``--requests``,
-``--baseline``, ``--check``); ``--agents`` is this folder alone.
+``--baseline``, ``--check``); ``--agents`` is ``goose-ledger`` (every call logs $0.01),
+or ``goose-ledger-costs`` (each call logs its own cost, as a real ledger's do: a
+usage-only read sums them from their texts, docs/performance.md).
+
+    python scripts/bench_goose_ledger.py --runs 5 --agents goose-ledger-costs
 """
 
 from __future__ import annotations
@@ -70,12 +74,25 @@ def make_goose_ledger(root: Path, sessions: int, requests: int, rng: random.Rand
     return root
 
 
+def make_goose_ledger_costs(root: Path, sessions: int, requests: int, rng: random.Random) -> Path:
+    """:func:`make_goose_ledger`'s database, each call's cost drawn apart (whole
+    millionths of a dollar from 0.000001 to 0.9, so nearly every one is distinct)."""
+    make_goose_ledger(root, sessions, requests, rng)
+    db = sqlite3.connect(root / "data" / "sessions" / "sessions.db")
+    ids = [row[0] for row in db.execute("SELECT id FROM usage_ledger ORDER BY id")]
+    costs = [(f"{rng.randint(1, 900_000) / 10**6:.6f}", i) for i in ids]
+    db.executemany("UPDATE usage_ledger SET cost = CAST(? AS REAL) WHERE id = ?", costs)
+    db.commit()
+    db.close()
+    return root
+
+
 if __name__ == "__main__":
-    bench_agents.AGENTS["goose-ledger"] = (
-        make_goose_ledger,
-        "goose",
-        "GOOSE_PATH_ROOT",
-        lambda p: p,
-    )
-    sys.argv += ["--agents", "goose-ledger"]
+    for name, make in (
+        ("goose-ledger", make_goose_ledger),
+        ("goose-ledger-costs", make_goose_ledger_costs),
+    ):
+        bench_agents.AGENTS[name] = (make, "goose", "GOOSE_PATH_ROOT", lambda p: p)
+    if "--agents" not in sys.argv:
+        sys.argv += ["--agents", "goose-ledger"]
     bench_agents.main()

@@ -52,6 +52,13 @@ _NOT_SUMMED = [
     "model = NULL",
     "input_tokens = 400000, total_tokens = 400020",
     "cost = 1e-30",
+    "created_timestamp = -1",
+    "created_timestamp = 100000000000",
+    "created_timestamp = 'x'",
+    "cache_read_tokens = 100.5",
+    "output_tokens = 20.5, total_tokens = 720.5",
+    "cost = 1e-29",
+    "total_tokens = 'x'",
 ]
 
 #: Changes it takes, summed apart: a session's costs that differ (read per cost),
@@ -86,6 +93,89 @@ def test_a_cost_of_3_beside_one_of_3_0_keeps_its_places() -> None:
         db.execute("UPDATE usage_ledger SET cost = ? WHERE rowid = 1", (first,))
         db.execute("UPDATE usage_ledger SET cost = ? WHERE rowid = 2", (second,))
         assert _same(db)
+
+
+def test_a_null_time_a_text_id_or_a_real_compaction_mark_is_read_call_by_call() -> None:
+    """Goose's table declares none of them (a time is NOT NULL, an INTEGER column
+    keeps 0.0 as 0); a copy of it that declares no type."""
+    head, ledger = SCHEMA_V16.split("CREATE TABLE usage_ledger")
+    for typed, loose in (
+        ("id INTEGER PRIMARY KEY AUTOINCREMENT", "id"),
+        ("created_timestamp INTEGER NOT NULL", "created_timestamp"),
+        ("is_compaction INTEGER DEFAULT 0", "is_compaction DEFAULT 0"),
+        ("cost REAL", "cost"),
+    ):
+        assert ledger.count(typed) == 1
+        ledger = ledger.replace(typed, loose)
+    loose = f"{head}CREATE TABLE usage_ledger{ledger}"
+    db = _database(_PLAIN, schema=loose)
+    db.execute("UPDATE usage_ledger SET id = rowid")
+    assert _same(db)
+    changes = ("created_timestamp = NULL", "id = 'x'", "is_compaction = 0.0", "cost = '0.5'")
+    for change in changes:
+        db = _database(_PLAIN, schema=loose)
+        db.execute("UPDATE usage_ledger SET id = rowid")
+        db.execute(f"UPDATE usage_ledger SET {change} WHERE rowid = 2")
+        assert not _same(db), change
+
+
+def test_a_tiny_cost_beside_one_of_0_is_read_call_by_call() -> None:
+    """Costs of several texts are summed from their texts, where the least and the
+    largest are amounts of dollars; a cost of 0 beside them hides a cost of too many
+    places (the sum's places tell), or one MONEY's 120 digits would round."""
+    third = ("s1", 1_786_000_002, *_PLAIN[0][2:8], 0.5, "", 0)
+    small = (*third[:8], 1e-29, "", 0)
+    for tiny, beside in ((1e-40, [small]), (1e-300, [third])):
+        db = _database([*_PLAIN, *beside])
+        db.execute("UPDATE usage_ledger SET cost = 0.0 WHERE rowid = 1")
+        db.execute("UPDATE usage_ledger SET cost = ? WHERE rowid = 2", (tiny,))
+        assert not _same(db), tiny
+    db = _database([*_PLAIN, third])
+    db.execute("UPDATE usage_ledger SET cost = 0.0 WHERE rowid = 1")
+    db.execute("UPDATE usage_ledger SET cost = 1e-7 WHERE rowid = 2")
+    assert _same(db)
+
+
+def test_costs_of_one_text_are_summed_without_their_texts() -> None:
+    """Each session's costs one text (a REAL's that is not whole, or integers: in a
+    column of no type, as a REAL column keeps 3 as 3.0), or none: SQLite's one grouped
+    pass, no text of each cost read."""
+    untyped = SCHEMA_V16.replace("cost REAL,", "cost,")
+    for first, second in ((0.25, 0.25), (3, 3), (None, None)):
+        db = _database(_PLAIN, schema=untyped)
+        db.execute("UPDATE usage_ledger SET cost = ? WHERE rowid = 1", (first,))
+        db.execute("UPDATE usage_ledger SET cost = ? WHERE rowid = 2", (second,))
+        ran: list[str] = []
+        db.set_trace_callback(ran.append)
+        assert _same(db)
+        assert not [q for q in ran if "group_concat" in q], (first, second)
+
+
+def test_a_count_out_of_range_or_a_row_of_no_tokens_is_read_call_by_call() -> None:
+    """Each in the session row's sums too (a change after them lowering a count would
+    leave the row billing beyond its ledger, read call by call for that)."""
+    second = _PLAIN[1]
+    for counts in (
+        (700, -1, 719, 100, 50),
+        (700, 10**12 + 1, 10**12 + 701, 100, 50),
+        (0, 0, 0, 0, 0),
+        (None, 0, None, None, None),
+    ):
+        rows = [_PLAIN[0], (*second[:3], *counts, *second[8:]), _PLAIN[2]]
+        assert not _same(_database(rows)), counts
+
+
+def test_costs_of_many_texts_are_summed_from_one_text_a_session() -> None:
+    """Each session's costs' texts in one value (``group_concat``), summed exactly in
+    Python: one row per distinct cost made SQLite sort the ledger by it (about 95 ms
+    for 60,000 distinct costs), and each was checked on its own."""
+    db = _database(_PLAIN)
+    ran: list[str] = []
+    db.set_trace_callback(ran.append)
+    assert _same(db)
+    costs = [q for q in ran if "cost" in q.split("FROM")[0] and "GROUP BY" in q]
+    assert [q for q in costs if "group_concat" in q], ran
+    assert not [q for q in costs if "GROUP BY session_id, cost" in q], ran
 
 
 def test_a_session_row_beyond_its_ledger_is_read_call_by_call() -> None:

@@ -63,7 +63,7 @@ import itertools
 import json
 from collections.abc import Iterator
 from dataclasses import replace
-from decimal import Decimal, InvalidOperation, getcontext
+from decimal import Decimal, InvalidOperation, getcontext, localcontext
 from functools import partial
 from operator import is_not, itemgetter
 from typing import Any, cast
@@ -74,6 +74,7 @@ from budgetcore.registry.prices import MONEY
 from budgetcore.replay.logs.model import LogSeries, ParsedLog, SummedCalls, summary_series
 from budgetcore.replay.logs.reader import count_of, millis
 from budgetcore.replay.logs.tally import (
+    _DOLLAR_PLACES,
     SUMMED,
     Database,
     Row,
@@ -346,15 +347,6 @@ def _plain(has: set[str]) -> str | None:
     return f"SELECT {' AND '.join(checks)} FROM usage_ledger"
 
 
-def _plain_of(has: set[str]) -> str | None:
-    """:func:`_plain`'s test alone, an aggregate (of the whole ledger, or of one
-    session's rows: every group plain is every row plain)."""
-    where = _plain(has)
-    return (
-        None if where is None else where.removeprefix("SELECT ").removesuffix(" FROM usage_ledger")
-    )
-
-
 def _is_plain(db: Any, has: set[str]) -> bool:
     """Whether every ledger row is plain (:func:`_plain`), its ``cost_source`` texts
     decoded too."""
@@ -433,17 +425,13 @@ def _plain_rows(
     return {sid: list(group) for sid, group in itertools.groupby(rows, itemgetter(0))}, costs
 
 
-def _summed_ledger(db: Any) -> dict[object, tuple[Any, list[Any]]] | None:
+def _summed_ledger(db: Any) -> dict[object, tuple[Any, _Costs]] | None:
     """For a usage-only read: each session's ledger rows summed by SQLite
-    (:func:`_summed_query`) with its costs (their texts and calls), where every row is
-    plain (:func:`_plain`, told per session in the same pass) and a call (no row of no
-    tokens, no spend carried forward, no compaction: those make entries, summed usage
-    and compactions in their places), and every ``session_id`` a text grouped as Python
-    tells texts apart (the table declares no collation). None: the calls are read
-    (:func:`_ledger`)."""
+    (:func:`_summed_query`) with its costs (:data:`_Costs`), where every row is plain
+    and a call, and every ``session_id`` a text grouped as Python tells texts apart
+    (the table declares no collation). None: the calls are read (:func:`_ledger`)."""
     has = {str(r[1]) for r in db.execute("PRAGMA table_info(usage_ledger)").fetchall()}
-    plain = _plain_of(has)
-    if "session_id" not in has or plain is None:
+    if not {"session_id", "id", "created_timestamp"} <= has:
         return None
     sqlite3 = sqlite()
     try:
@@ -452,70 +440,103 @@ def _summed_ledger(db: Any) -> dict[object, tuple[Any, list[Any]]] | None:
         ).fetchone()
         if made is None or "collate" in str(made[0]).lower():
             return None
-        rows = db.execute(_summed_query(has, plain)).fetchall()
-        if any(not isinstance(r[0], str) or r[1] != 1 or r[2] != _CALL for r in rows):
+        rows = db.execute(_summed_query(has)).fetchall()
+        if any(not isinstance(r[0], str) or r[1] != 1 or r[2] == _ODD for r in rows):
             return None
         if not _decodes(db, has):
             return None
-        if any(r[_SPLIT] or r[_SPLIT + 1] for r in rows):
+        if any(r[2] == _SPLIT for r in rows):
             # A call whose cache counts exceed its input, or whose total holds
             # reasoning: each call's parts summed as _plain_calls makes them.
-            rows = db.execute(_summed_query(has, plain, split=True)).fetchall()
-        # A session of one cost text (its least and largest the same text, all of one
-        # type: SQLite's text of a number grows with it) is its calls times it; others,
-        # each distinct cost (a number and its type: 1 and 1.0 are equal in SQL, not
-        # in their text).
-        costs: dict[object, list[Any]] = {
-            r[0]: [(r[0], r[_COSTS], r[_COSTS + 2])] for r in rows if r[_COSTS + 2]
-        }
-        if any(r[_COSTS] != r[_COSTS + 1] or r[_COSTS + 3] not in (0, r[_COSTS + 2]) for r in rows):
-            priced = db.execute(
-                "SELECT session_id, CAST(cost AS TEXT), count(*) FROM usage_ledger "
-                "WHERE cost IS NOT NULL GROUP BY session_id, cost, typeof(cost) ORDER BY 1"
-            ).fetchall()
-            costs = {sid: list(group) for sid, group in itertools.groupby(priced, itemgetter(0))}
+            rows = db.execute(_summed_query(has, split=True)).fetchall()
+        texts: dict[object, str] = {}
+        if not all(map(_one_text, rows)):
+            # Every cost's text, summed in Python (SQLite's sum of REALs is a float;
+            # a row per distinct cost sorted the ledger by it).
+            texts = dict(
+                db.execute(
+                    "SELECT session_id, group_concat(CAST(cost AS TEXT), ' ') "
+                    "FROM usage_ledger WHERE cost IS NOT NULL GROUP BY 1"
+                ).fetchall()
+            )
     except (sqlite3.Error, UnicodeDecodeError):
         return None  # a sum past SQLite's integers, a text that is no UTF-8: read them
-    return {r[0]: (r[_SUMS:_SPLIT], costs.get(r[0], [])) for r in rows}
+    return {r[0]: (r[_SUMS:_COSTS], (*r[_COSTS : _COSTS + 3], texts.get(r[0]))) for r in rows}
 
 
-#: Where a summed row (:func:`_summed_query`) holds its sums, whether its calls must
-#: be split, and its costs.
-_SUMS, _SPLIT, _COSTS = 3, 16, 18
+#: A session's logged costs: the least and largest as text, how many, and every one's
+#: text where they are not one (:func:`_one_text`).
+_Costs = tuple[object, object, int, "str | None"]
 
 
-def _summed_query(has: set[str], plain: str, *, split: bool = False) -> str:
-    """Per session: whether its rows are plain (``plain``: :func:`_plain_of`), the
-    largest kind (:func:`_kind_sql`); its smallest and largest model and the calls that
-    name one, the calls, the sums of what :func:`_plain_calls` makes of each (uncached
-    input, cache read, cache write, output with reasoning, reasoning), of the ledger's
-    own counts (input, output, total: the session row's comparison) and the largest
-    context; how many calls have cache counts above their input and a total above
-    their input and output; its least and largest cost as text, the calls with one,
-    and those whose cost is a REAL.
-    Not ``split``: those three parts as where no call has either (the second query)."""
-    f, o, t, c, w = (f"ifnull({x}, 0)" if x in has else "0" for x in _LEDGER_COUNTS)
+def _one_text(row: Any) -> bool:
+    """Whether a summed row's costs are one text (or none): least and largest (the
+    text grows with the number), an integer's only where no REAL hides among them (1
+    and 1.0 are equal in SQL, not in text): their sum is an integer. Integers among
+    REALs of a text with a point add no places (3.0 + 3 is 6.0, as 2 x 3.0; an
+    exponent's, 1.0e+15 up, is no amount)."""
+    low, high, n, typed = row[_COSTS:]
+    return not n or (low == high and (typed == "integer" or "." in str(low)))
+
+
+#: A summed row's flag: its calls summed as they are, summed apart, or read.
+_PLAIN, _SPLIT, _ODD = 0, 1, 2
+#: Where a summed row (:func:`_summed_query`) holds its sums, and its costs.
+_SUMS, _COSTS = 3, 16
+
+
+def _summed_query(has: set[str], *, split: bool = False) -> str:
+    """Per session: whether its types are plain (:func:`_plain`'s: a sum is an integer
+    only where no value is a REAL, a text or a blob), its flag (:data:`_ODD`: a count
+    or time out of range or no number, as texts and blobs sort after numbers, or a row
+    not a call; :data:`_SPLIT`: a call's cache counts exceed its input or its total
+    holds reasoning); its least and largest model, the calls naming one, the calls,
+    the sums of what :func:`_plain_calls` makes of each and of the ledger's input,
+    output and total, the largest context; its least and largest cost as text, the costs and
+    their sum's type. The row checks are one CASE (an aggregate each cost as much
+    again). Not ``split``: three parts as where no call is (the second query)."""
+    named = [x for x in _LEDGER_COUNTS if x in has]
+    f, o, t, c, w = (x if x in has else "0" for x in _LEDGER_COUNTS)
+    nf, no, nt, nc, nw = (f"ifnull({x}, 0)" if x in has else "0" for x in _LEDGER_COUNTS)
+    odd = [
+        "created_timestamp IS NULL",
+        f"NOT created_timestamp BETWEEN 0 AND {10**11 - 1}",
+        *(f"NOT {x} BETWEEN 0 AND {MAX_TOKENS}" for x in named),
+        f"NOT ifnull({' OR '.join(named) or 0}, 0)",  # a row of no tokens
+    ]
+    if "cost_source" in has:
+        odd.append(f"cost_source = '{_CARRIED}' COLLATE BINARY")
+    if "is_compaction" in has:
+        odd.append("is_compaction <> 0")
+    flag = (
+        f"max(CASE WHEN {' OR '.join(odd)} THEN {_ODD} "
+        f"WHEN {nf} < {nc} + {nw} OR {nt} > {nf} + {no} THEN {_SPLIT} ELSE {_PLAIN} END)"
+    )
+    time = "created_timestamp" + (" + ifnull(is_compaction, 0)" if "is_compaction" in has else "")
+    typed = [f"typeof(sum({x})) IN ('integer', 'null')" for x in (*named, time)]
+    typed.append("typeof(max(id)) IN ('integer', 'real', 'null')")
+    if "cost" in has:
+        typed.append("typeof(max(cost)) IN ('null', 'real', 'integer')")
     if split:
-        fresh = f"CASE WHEN {f} >= {c} + {w} THEN {f} - {c} - {w} ELSE {f} END"
-        beyond = f"{t} > {f} + {o}"
+        fresh = f"CASE WHEN {nf} >= {nc} + {nw} THEN {nf} - {nc} - {nw} ELSE {nf} END"
+        beyond = f"{nt} > {nf} + {no}"
         parts = (
-            f"sum({fresh}), sum({c}), sum({w}), "
-            f"sum(CASE WHEN {beyond} THEN {t} - {f} ELSE {o} END), "
-            f"sum(CASE WHEN {beyond} THEN {t} - {f} - {o} ELSE 0 END)"
+            f"sum({fresh}), sum({nc}), sum({nw}), "
+            f"sum(CASE WHEN {beyond} THEN {nt} - {nf} ELSE {no} END), "
+            f"sum(CASE WHEN {beyond} THEN {nt} - {nf} - {no} ELSE 0 END)"
         )
-        context = f"max({fresh} + {c} + {w})"
+        context = f"max({fresh} + {nc} + {nw})"
     else:
-        parts = f"sum({f}) - sum({c}) - sum({w}), sum({c}), sum({w}), sum({o}), 0"
-        context = f"max({f})"
+        sf, so, sc, sw = (f"ifnull(sum({x}), 0)" for x in (f, o, c, w))
+        parts = f"{sf} - {sc} - {sw}, {sc}, {sw}, {so}, 0"
+        context = f"ifnull(max({f}), 0)"
     model = "model" if "model" in has else "NULL"
     cost = "cost" if "cost" in has else "NULL"
+    own = ", ".join(f"ifnull(sum({x}), 0)" for x in (f, o, t))
     return (
-        f"SELECT session_id, {plain}, max({_kind_sql(has)}), min({model}), max({model}), "
-        f"count({model}), count(*), {parts}, sum({f}), sum({o}), sum({t}), {context}, "
-        f"count(CASE WHEN {f} < {c} + {w} THEN 1 END), "
-        f"count(CASE WHEN {t} > {f} + {o} THEN 1 END), "
-        f"CAST(min({cost}) AS TEXT), CAST(max({cost}) AS TEXT), count({cost}), "
-        f"count(CASE WHEN typeof({cost}) = 'real' THEN 1 END) "
+        f"SELECT session_id, {' AND '.join(typed)}, {flag}, min({model}), max({model}), "
+        f"count({model}), count(*), {parts}, {own}, {context}, CAST(min({cost}) AS TEXT), "
+        f"CAST(max({cost}) AS TEXT), count({cost}), typeof(sum({cost})) "
         "FROM usage_ledger GROUP BY 1 ORDER BY 1"
     )
 
@@ -525,15 +546,16 @@ class _ReadWhole(Exception):
 
 
 def _summed_calls(
-    summed: tuple[Any, list[Any]] | None, model: str | None, values: dict[str, Decimal]
+    summed: tuple[Any, _Costs] | None,
+    model: str | None,
+    values: dict[Any, Decimal],
 ) -> tuple[SummedCalls, list[int]] | None:
     """A session's summed row and costs (:func:`_summed_ledger`) as :class:`SummedCalls`
     and the ledger's sums (input, output, total, cache read, cache write); None: no
     ledger row. ``values``: each cost text's value, filled as met. Raises
     :class:`_ReadWhole` where its calls name more than one model (the order of their
-    first calls would count), pay above the model's first price tier, or log a cost
-    that is no number of dollars or costs whose sum would round as
-    :func:`_plain_calls` adds them."""
+    first calls would count), pay above the first price tier, or log a cost that is no
+    amount or costs whose sum would round as :func:`_plain_calls` adds them."""
     if summed is None:
         return None
     row, priced = summed
@@ -543,23 +565,39 @@ def _summed_calls(
     final = _priced(low) or model
     if not base_tier(None if final is None else priced_model(final), context):
         raise _ReadWhole
+    least, most, logged_n, texts = priced
     logged = Decimal(0)
-    logged_n = 0
-    for _sid, text, count in priced:
+    for text in (least, most) if logged_n else ():
         value = values.get(text)
         if value is None:
             found = _cost("usage_ledger.cost", "real", text)
             if not isinstance(found, Decimal):
                 raise _ReadWhole  # the general read says which row, and why
             value = values[text] = found
-        logged = MONEY.add(logged, MONEY.multiply(value, Decimal(count)))
-        logged_n += count
+        logged = MONEY.multiply(value, Decimal(logged_n))
+    if texts is not None:
+        logged = _summed_texts(texts)
     if len(logged.as_tuple().digits) > getcontext().prec:
         raise _ReadWhole  # its running sum would round in the default context
     parts = (fresh, write, 0, read, out, think)
     used = (fresh > 0, write > 0, read > 0, out > 0)
     calls = SummedCalls(n, final, parts, used, context=context, logged=logged, logged_n=logged_n)
     return calls, [*own, read, write]
+
+
+def _summed_texts(texts: str) -> Decimal:
+    """The exact sum of a session's costs (SQLite's texts, space-separated), where
+    the least and largest are amounts of dollars (all are finite, 0 or more, in
+    range). Raises :class:`_ReadWhole` where one may have too many places (the sum's
+    exponent is the least of theirs: a cost of 0 is the least beside any)."""
+    try:
+        with localcontext(MONEY):
+            total = sum(map(Decimal, texts.split(" ")), Decimal(0))
+    except ArithmeticError:  # MONEY rounds: a tiny cost beside 0 and a large one
+        raise _ReadWhole from None
+    if int(total.as_tuple().exponent) < _DOLLAR_PLACES.start:
+        raise _ReadWhole
+    return total
 
 
 #: Whether a cost is one (not None), in C: a cost of 0 is one, and its places count
