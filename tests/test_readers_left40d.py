@@ -1,0 +1,118 @@
+"""Issue 40's readers' leftovers of round left40d, each in the agent's real shape with
+placeholder numbers (docs/replay.md, "Other agents" and "Differences from ccusage")."""
+
+from __future__ import annotations
+
+import json
+from typing import Any
+
+from budgetcore.replay.logs import read_session
+from tests.helpers import both_decodings
+
+_META = {"sessionId": "s-1", "projectHash": "h", "startTime": "2026-01-01T00:00:00Z"}
+_ENV = "env-stable"  # gemini-cli's deriveStableId(['environment-context'])
+
+
+def _gemini(mid: str, kind: str, second: int, input_: int | None = None) -> dict[str, Any]:
+    line: dict[str, Any] = {
+        "id": mid,
+        "timestamp": f"2026-01-01T00:00:{second:02d}Z",
+        "type": kind,
+        "content": "x",
+    }
+    if input_ is not None:
+        total = input_ + 10
+        line["tokens"] = {"input": input_, "output": 10, "cached": 0, "thoughts": 0}
+        line["tokens"] |= {"tool": 0, "total": total}
+        line["model"] = "gemini-2.5-pro"
+    return line
+
+
+def _set(*messages: dict[str, Any], second: int) -> dict[str, Any]:
+    return {"$set": {"messages": list(messages), "lastUpdated": f"2026-01-01T00:00:{second:02d}Z"}}
+
+
+def _gemini_log(lines: list[dict[str, Any]]) -> str:
+    return "\n".join(json.dumps(line) for line in lines) + "\n"
+
+
+def _opening() -> list[dict[str, Any]]:
+    """A session's start as gemini-cli writes it: the metadata, the $set of the
+    environment context (chat.initialize), two turns."""
+    env = _gemini(_ENV, "user", 0)
+    return [
+        _META,
+        _set(env, second=0),
+        _gemini("u1", "user", 1),
+        _gemini("g1", "gemini", 2, 100),
+        _gemini("u2", "user", 3),
+        _gemini("g2", "gemini", 4, 200),
+    ]
+
+
+def test_a_gemini_compression_is_a_compaction() -> None:
+    """gemini-cli's compression (client.ts tryCompressChat, COMPRESSED) starts a new chat
+    of the environment context (its stable id), the summary, its acknowledgement and the
+    turns kept, each a new random id, and writes it as a $set of messages: the $set was
+    an entry and no compaction was marked. Now it is marked after the two requests before
+    it, and nothing bills twice."""
+    lines = [
+        *_opening(),
+        {"$set": {"sessionId": "s-1"}},
+        _set(
+            _gemini(_ENV, "user", 0),
+            _gemini("summary", "user", 5),
+            _gemini("ack", "gemini", 5),
+            _gemini("kept-u2", "user", 3),
+            _gemini("kept-g2", "gemini", 4),
+            second=5,
+        ),
+        _gemini("u3", "user", 6),
+        _gemini("g3", "gemini", 7, 300),
+    ]
+    for log in both_decodings(
+        lambda: read_session([("chats/session-x.jsonl", _gemini_log(lines))])
+    ):
+        assert [r.input for r in log.main.requests] == [100, 200, 300]
+        assert log.main.abandoned == ()
+        (comp,) = log.main.compactions
+        assert (comp.line, comp.after_turn, comp.trigger, comp.pre_tokens) == (8, 2, None, None)
+        assert comp.post_tokens == 300
+        assert comp.time is not None
+
+
+def test_a_gemini_rollback_is_no_compaction_and_leaves_its_turn() -> None:
+    """A failed or aborted request's rollback (geminiChat.ts, updateMessagesFromHistory
+    of the history before it) lists only messages seen: no compaction, and the turn it
+    leaves out leaves the conversation (gemini-cli's loader rebuilds it from the list):
+    its response billed, on an abandoned branch, as a rewind's."""
+    lines = [
+        *_opening(),
+        _set(
+            _gemini(_ENV, "user", 0),
+            _gemini("u1", "user", 1),
+            _gemini("g1", "gemini", 2, 100),
+            second=5,
+        ),
+        _gemini("u3", "user", 6),
+        _gemini("g3", "gemini", 7, 300),
+    ]
+    for log in both_decodings(
+        lambda: read_session([("chats/session-x.jsonl", _gemini_log(lines))])
+    ):
+        assert [r.input for r in log.main.requests] == [100, 300]
+        assert [r.input for r in log.main.abandoned] == [200]
+        assert log.main.compactions == ()
+
+
+def test_a_gemini_masking_is_no_compaction() -> None:
+    """A tool output masking or a truncation (setHistory of Contents) writes each message
+    again as a new synthetic line first, then the $set of those: every id listed was seen,
+    so it is no compaction, and each response bills once."""
+    copies = [_gemini("c-env", "user", 5), _gemini("c-u1", "user", 5), _gemini("c-g1", "gemini", 5)]
+    lines = [*_opening(), *copies, _set(*copies, second=5), _gemini("g3", "gemini", 7, 300)]
+    for log in both_decodings(
+        lambda: read_session([("chats/session-x.jsonl", _gemini_log(lines))])
+    ):
+        assert [r.input for r in log.main.requests] == [100, 200, 300]
+        assert log.main.compactions == ()
