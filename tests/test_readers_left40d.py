@@ -4,10 +4,16 @@ placeholder numbers (docs/replay.md, "Other agents" and "Differences from ccusag
 from __future__ import annotations
 
 import json
+import shutil
+from pathlib import Path
 from typing import Any
 
+import pytest
+
 from budgetcore.replay.logs import read_session
-from tests.helpers import both_decodings
+from tests.helpers import both_decodings, run_cli
+
+LOGS = Path(__file__).resolve().parent / "fixtures" / "logs"
 
 _META = {"sessionId": "s-1", "projectHash": "h", "startTime": "2026-01-01T00:00:00Z"}
 _ENV = "env-stable"  # gemini-cli's deriveStableId(['environment-context'])
@@ -116,3 +122,50 @@ def test_a_gemini_masking_is_no_compaction() -> None:
     ):
         assert [r.input for r in log.main.requests] == [100, 200, 300]
         assert log.main.compactions == ()
+
+
+@pytest.mark.parametrize(
+    ("data", "side"),
+    [
+        (
+            "goose/data",
+            [
+                "goose/data/schedules.json",
+                "goose/data/scheduled_recipes/x.yaml",
+                "goose/config/config.yaml",
+                "goose/config/permission.yaml",
+                "goose/state/logs/cli/x.log",
+            ],
+        ),
+        (
+            "home/.local/share/goose",
+            [
+                "home/.local/share/goose/schedules.json",
+                "home/.config/goose/config.yaml",
+                "home/.config/goose/secrets.yaml",
+                "home/.local/state/goose/logs/server/x.log",
+            ],
+        ),
+        ("Block.goose", ["Block.goose/config.yaml", "Block.goose/models/registry.json"]),
+    ],
+)
+def test_goose_s_side_files_are_said_as_goose_s(tmp_path: Path, data: str, side: list[str]) -> None:
+    """What Goose writes beside sessions/sessions.db (block/goose config/paths.rs: its
+    configuration, state and data folders under $GOOSE_PATH_ROOT, from the home on
+    Linux, one folder on macOS; the scheduler's schedules.json) was each "no agent we
+    read writes such a file as a session": now each is said as Goose's, and the total
+    stays the database's."""
+    shutil.copytree(
+        LOGS / "goose" / "totals" / "goose" / "data" / "sessions", tmp_path / data / "sessions"
+    )
+    bare = run_cli(["replay", "--log", str(tmp_path), "--usage"])
+    for rel in side:
+        path = tmp_path / rel
+        path.parent.mkdir(parents=True, exist_ok=True)
+        path.write_text("{}\n")
+    out = run_cli(["replay", "--log", str(tmp_path), "--usage"])
+    assert out.code == bare.code == 0, out.err
+    assert out.out.splitlines()[-1] == bare.out.splitlines()[-1]
+    assert "no agent we read writes" not in out.err
+    assert f"not read as sessions: {len(side)} files" in out.err
+    assert "file of Goose's folders" in out.err

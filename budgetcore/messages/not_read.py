@@ -128,6 +128,13 @@ MESSAGES: dict[str, tuple[str, str]] = {
         "OpenCode(或 Kilo CLI)数据文件夹中的文件(认证、日志、程序、快照、工具输出、"
         "项目、差异与待办记录),其中没有会话的用量",
     ),
+    "replay.not-read.goose-home": (
+        "a file of Goose's folders beside its sessions (its configuration, secrets, "
+        "permissions, schedules, scheduled recipes, local models, logs), which holds no "
+        "session's usage",
+        "Goose 在其会话旁边的文件夹中的文件(配置、密钥、权限、计划任务、计划的配方、本地模型、"
+        "日志),其中没有会话的用量",
+    ),
     "replay.not-read.cline-home": (
         "a file of Cline's (or Roo Code's, Kilo Code's) VS Code storage beside its tasks "
         "(settings, cache, state, checkpoints), which holds no session's usage",

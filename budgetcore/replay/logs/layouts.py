@@ -175,7 +175,7 @@ def _home_files(agent: str) -> dict[str, str]:
 #: (sst/opencode ``global/index.ts`` and ``storage``: auth, logs, binaries, the
 #: snapshot git store, tool output, storage's project, diff and todo records), Cline's
 #: and its forks' VS Code global storage (``settings/``, ``cache/``, ``state/``,
-#: ``checkpoints/`` beside ``tasks/``).
+#: ``checkpoints/`` beside ``tasks/``), Goose's data folder (below, ``goose``).
 _HOME_SIDE: dict[str, dict[str, str]] = {
     "droid": dict.fromkeys(
         ("logs/", "history.json", "mcp.json", "droids/", "commands/", "AGENTS.md"),
@@ -215,7 +215,35 @@ _HOME_SIDE: dict[str, dict[str, str]] = {
             ("settings/", "cache/", "state/", "checkpoints/"), "replay.not-read.cline-home"
         ),
     },
+    # Goose's data folder, the one holding sessions/ (block/goose config/paths.rs
+    # @0780e228: etcetera's app strategy, or $GOOSE_PATH_ROOT/data): its scheduler's
+    # schedules.json and scheduled_recipes/ (scheduler.rs), its local models; on macOS
+    # the configuration folder is the same one (config.yaml, secrets.yaml,
+    # permission.yaml and its lock: config/base.rs, config/permission.rs).
+    "goose": dict.fromkeys(
+        (
+            "schedules.json",
+            "scheduled_recipes/",
+            "models/",
+            "config.yaml",
+            "secrets.yaml",
+            "permission.yaml",
+            "permission.lock",
+        ),
+        "replay.not-read.goose-home",
+    ),
 }
+
+#: Goose's configuration and state folders, where they are not its data folder
+#: (paths.rs): beside it under $GOOSE_PATH_ROOT (and Windows' Block/goose), ``config/``
+#: and ``state/`` (its ``logs/``) of the root whose ``data/`` holds the sessions; from
+#: the home on Linux, ``.config/goose/`` and ``.local/state/goose/`` beside
+#: ``.local/share/goose/``: (how the data folder's path ends, below the root, and the
+#: root's folders).
+_GOOSE_ROOTS: tuple[tuple[str, tuple[str, ...]], ...] = (
+    ("/.local/share/goose", (".config/goose/", ".local/state/goose/")),
+    ("/data", ("config/", "state/")),
+)
 
 
 def _home_side(paths: Sequence[str], agent: str, roots: set[str]) -> tuple[tuple[str, str], ...]:
@@ -603,9 +631,21 @@ def plan_goose(paths: Sequence[str], present: frozenset[str]) -> Claim:
     databases = [p for p in paths if p.rsplit("/", 1)[-1] == "sessions.db"]
     folders = {p.rpartition("/")[0] for p in databases}
     imported = [p for p in paths if p.endswith(".jsonl") and p.rpartition("/")[0] in folders]
+    # The folders its data folder names (the one holding sessions/sessions.db), as
+    # they are in the folder given ("" the folder itself).
+    data = {
+        "/" + f.removesuffix("sessions").rstrip("/")
+        for f in folders
+        if f == "sessions" or f.endswith("/sessions")
+    }
+    rest = [p for p in paths if p not in imported and p.rpartition("/")[0] not in folders]
+    side = list(_home_side(rest, "goose", {d[1:] for d in data}))
+    for end, names in _GOOSE_ROOTS:
+        roots = {d[1 : -len(end)] for d in data if d.endswith(end)}
+        side += _beside(rest, dict.fromkeys(names, "replay.not-read.goose-home"), roots)
     return Claim(
         tuple(SessionFiles(p, (p,)) for p in databases),
-        _why(imported, "replay.not-read.goose-imported"),
+        _why(imported, "replay.not-read.goose-imported") + tuple(side),
     )
 
 
