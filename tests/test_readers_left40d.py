@@ -169,3 +169,22 @@ def test_goose_s_side_files_are_said_as_goose_s(tmp_path: Path, data: str, side:
     assert "no agent we read writes" not in out.err
     assert f"not read as sessions: {len(side)} files" in out.err
     assert "file of Goose's folders" in out.err
+
+
+def test_kilo_cli_s_older_message_files_are_kilo_cli_s(tmp_path: Path) -> None:
+    """Kilo CLI, OpenCode's fork, wrote OpenCode's storage/message/<session>/<message>.json
+    in its own data folder (~/.local/share/kilo) before its kilo.db (Kilo-Org/kilocode
+    global/index.ts, storage/storage.ts): read as OpenCode's, on OpenCode's row. Now its
+    data folder's name says Kilo CLI's, with the same figures; OpenCode's stay OpenCode's."""
+    totals = {}
+    for agent, fmt in (("kilo", "kilo-cli"), ("opencode", "opencode")):
+        shutil.copytree(LOGS / "opencode" / "legacy" / "opencode", tmp_path / agent / agent)
+        out = run_cli(["replay", "--log", str(tmp_path / agent), "--usage"])
+        assert out.code == 0, out.err
+        *rows, last = (json.loads(x) for x in out.out.splitlines())
+        assert {r["summary"]["log"]["format"] for r in rows} == {fmt}
+        (row,) = last["total"]["agents"]
+        totals[row.pop("agent")] = row
+    assert sorted(totals) == ["kilo-cli", "opencode"]
+    assert totals["kilo-cli"] == totals["opencode"]
+    assert totals["opencode"]["requests"] == 2
