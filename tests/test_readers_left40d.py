@@ -10,7 +10,9 @@ from typing import Any
 
 import pytest
 
+from budgetcore.messages import t
 from budgetcore.replay.logs import read_session
+from budgetcore.ui.replay.state import ReplayPanel, with_logs
 from tests.helpers import both_decodings, run_cli
 
 LOGS = Path(__file__).resolve().parent / "fixtures" / "logs"
@@ -188,3 +190,41 @@ def test_kilo_cli_s_older_message_files_are_kilo_cli_s(tmp_path: Path) -> None:
     assert sorted(totals) == ["kilo-cli", "opencode"]
     assert totals["kilo-cli"] == totals["opencode"]
     assert totals["opencode"]["requests"] == 2
+
+
+@pytest.mark.parametrize(
+    "name", ["sessions-index (copy).json", "index.json", "sessions-index.json"]
+)
+@pytest.mark.parametrize("indent", [2, None])
+def test_claude_code_s_sessions_index_is_told_by_its_content(
+    tmp_path: Path, name: str, indent: int | None
+) -> None:
+    """Claude Code's sessions-index.json given alone was told by its name only: a renamed
+    copy was "no agent we read writes such a document". Its content tells it now
+    (a version and entries naming each session and its file), pretty-printed or on one
+    line, given alone to the CLI and picked alone in the page."""
+    sid = "11111111-1111-4111-8111-111111111111"
+    entry = {"sessionId": sid, "fullPath": f"/home/user/.claude/projects/p/{sid}.jsonl"}
+    entry |= {"firstPrompt": "x", "summary": "x", "messageCount": 6, "isSidechain": False}
+    text = json.dumps({"version": 1, "entries": [entry]}, indent=indent) + "\n"
+    (tmp_path / name).write_text(text)
+    said = t("replay.not-read.claude-index", "en")
+    alone = run_cli(["replay", "--log", str(tmp_path / name)])
+    assert alone.code == 2
+    assert alone.err.strip() == f"log is not a session file: it is {said}"
+    panel = with_logs(ReplayPanel(), ((name, text.encode()),))
+    (picked,) = panel.logs
+    (problem,) = picked.error
+    assert dict(problem.params)["why"] == "replay.not-read.claude-index"
+
+
+def test_a_document_named_as_claude_code_s_index_is_not_said_its_index(tmp_path: Path) -> None:
+    """A JSON document named sessions-index.json but of another shape (no entries naming
+    sessions) was said to be Claude Code's index by its name: it is said as any document
+    no agent writes now."""
+    other = tmp_path / "sessions-index.json"
+    other.write_text(json.dumps({"version": 1, "items": [{"id": "x"}]}, indent=2) + "\n")
+    out = run_cli(["replay", "--log", str(other)])
+    assert out.code == 2
+    assert t("replay.not-read.claude-index", "en") not in out.err
+    assert "no agent we read writes" in out.err

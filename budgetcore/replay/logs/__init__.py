@@ -360,6 +360,29 @@ _SIDE_FILES = {
 }
 
 
+#: The keys of Claude Code's ``sessions-index.json`` (``{version, entries: [{sessionId,
+#: fullPath, firstPrompt, summary, messageCount, created, modified, ...}]}``, docs/
+#: replay.md "Folders"), and those of each of its entries told.
+_CLAUDE_INDEX = frozenset({"version", "entries"})
+_CLAUDE_INDEX_ENTRY = frozenset({"sessionId", "fullPath"})
+
+
+def _claude_index(value: object, named: bool) -> bool:
+    """Claude Code's index of a project's sessions, by its content: a ``version`` and a
+    list of ``entries`` each of which names a session and its file. ``named``: the file
+    bears the index's name, where an empty list says it too; a renamed copy must list
+    a session."""
+    if not isinstance(value, dict):
+        return False
+    entries = value.get("entries")
+    return (
+        isinstance(entries, list)
+        and value.keys() >= _CLAUDE_INDEX
+        and (named or bool(entries))
+        and all(isinstance(e, dict) and e.keys() >= _CLAUDE_INDEX_ENTRY for e in entries)
+    )
+
+
 def _side_file(name: str) -> LogUnread | None:
     """One of the files an agent writes beside its sessions, picked alone or left by a
     folder's plan (a Kimi CLI context.jsonl without its wire): said as what it is, as
@@ -462,8 +485,17 @@ _DOCUMENT_WHY = {
 
 def _unknown_document(doc: Document, name: str = "") -> tuple[list[Problem], str]:
     """A JSON document no agent claims: what it looks like, and what is missing; and
-    whose it may be (an agent's key, or "")."""
-    side = _side_file(name)
+    whose it may be (an agent's key, or ""). Claude Code's session index is told by its
+    content (a renamed copy too), and a document of another shape under its name is not
+    said to be it."""
+    file = name.rsplit("/", 1)[-1]
+    named_index = file == "sessions-index.json"
+    if _claude_index(doc.value, named_index):
+        claude = agent("claude-code")
+        assert claude is not None
+        index = Problem.coded("log", "log-side-file", why="replay.not-read.claude-index")
+        return [index], claude.key
+    side = None if named_index and not isinstance(doc.value, Problem) else _side_file(name)
     if side is not None:
         return list(side.problems), side.agent
     if isinstance(doc.value, Problem):
