@@ -11,8 +11,8 @@ from typing import Any
 import pytest
 
 from budgetcore.messages import t
-from budgetcore.replay.logs import read_session
-from budgetcore.ui.replay.state import ReplayPanel, with_logs
+from budgetcore.replay.logs import read_session, reader
+from budgetcore.ui.replay.state import ReplayPanel, import_steps, with_logs
 from tests.helpers import both_decodings, run_cli
 
 LOGS = Path(__file__).resolve().parent / "fixtures" / "logs"
@@ -228,3 +228,39 @@ def test_a_document_named_as_claude_code_s_index_is_not_said_its_index(tmp_path:
     assert out.code == 2
     assert t("replay.not-read.claude-index", "en") not in out.err
     assert "no agent we read writes" in out.err
+
+
+def test_a_session_file_renamed_txt_or_without_extension_is_read_in_a_folder(
+    tmp_path: Path,
+) -> None:
+    """A Claude Code session renamed .txt, or saved with no extension, was "no agent we
+    read writes such a file" in a folder (read alone, it was read): such a file is read
+    from its first lines now, as a .jsonl is, in the CLI (replay and tune) and the page's
+    folder import; a text file of no agent's lines stays not read."""
+    (session,) = (LOGS / "claude" / "01-plain-2.1" / "projects").rglob("*.jsonl")
+    plain = tmp_path / "plain"
+    plain.mkdir()
+    shutil.copy(session, plain / session.name)
+    bare = run_cli(["replay", "--log", str(plain), "--usage"])
+    renamed = tmp_path / "renamed"
+    renamed.mkdir()
+    shutil.copy(session, renamed / "session.txt")
+    shutil.copy(session, renamed / "session")
+    (renamed / "notes.txt").write_text("a note\n")
+    out = run_cli(["replay", "--log", str(renamed), "--usage"])
+    assert out.code == bare.code == 0, out.err
+    *rows, last = (json.loads(x) for x in out.out.splitlines())
+    assert sorted(r["session"] for r in rows) == ["session", "session.txt"]
+    assert {r["summary"]["log"]["format"] for r in rows} == {"claude-code"}
+    one = json.loads(bare.out.splitlines()[-1])["total"]["measured"]
+    assert last["total"]["measured"] == one  # the same session twice: billed once
+    assert "notes.txt (no agent we read writes" in out.err
+    tuned = run_cli(["tune", "--log", str(renamed)])
+    assert "session.txt" not in tuned.err, tuned.err
+    files = tuple((f"renamed/{p.name}", p.read_bytes()) for p in sorted(renamed.iterdir()))
+    loaded, not_read = reader.finish(import_steps(files, picked_folder=True))
+    assert sorted(x.name for x in loaded if x.log is not None) == [
+        "renamed/session",
+        "renamed/session.txt",
+    ]
+    assert not_read == (("renamed/notes.txt", "replay.not-read.unknown"),)

@@ -97,6 +97,28 @@ def _walked(root: str) -> Any:
 _NAMED = 20
 
 
+def planned_folder(root: str, files: list[str]) -> Any:
+    """The sessions of the folder ``root`` of ``files`` (folder.plan_folder), with each
+    file whose name says nothing read from its start for whose lines it holds
+    (folder.sniffable): the only files of the plan read here."""
+    from budgetcore.replay.logs.folder import (  # noqa: PLC0415
+        SNIFF_BYTES,
+        plan_folder,
+        sniffable,
+        with_sniffed,
+    )
+
+    plan = plan_folder(files)
+    heads: dict[str, bytes] = {}
+    for p in sniffable(plan):
+        try:
+            with open(os.path.join(root, *p.split("/")), "rb") as f:
+                heads[p] = f.read(SNIFF_BYTES)
+        except OSError:
+            continue  # left as a file not read, as it was
+    return with_sniffed(plan, heads)
+
+
 def read_log_path(
     path: str,
     fmt: str | None,
@@ -412,11 +434,9 @@ def _log_runs_of(
         for problem in log.skipped:
             print(f"skipped: {problem}", file=sys.stderr)
         return [run], False
-    from budgetcore.replay.logs.folder import plan_folder  # noqa: PLC0415
-
     root = args.log
     found = _walked(root)
-    folder = plan_folder(list(found.files))
+    folder = planned_folder(root, list(found.files))
     from budgetcore.cli.folder_jobs import folder_runs, shared, workers_for  # noqa: PLC0415
 
     sizes = dict(zip(found.files, found.sizes, strict=True))

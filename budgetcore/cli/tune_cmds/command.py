@@ -239,10 +239,10 @@ def _tasks(
             _walk,
             no_session,
             not_read_note,
+            planned_folder,
         )
-        from budgetcore.replay.logs.folder import plan_folder  # noqa: PLC0415
 
-        folder = plan_folder(_walk(path))
+        folder = planned_folder(path, _walk(path))
         if not folder.sessions:
             raise ScenarioError([no_session(folder, path)])
         if folder.not_read:

@@ -69,6 +69,7 @@ __all__ = [
     "costs_nothing",
     "database_sessions",
     "detect_format",
+    "head_agent",
     "no_requests",
     "parse_claude_code",
     "parse_codex",
@@ -103,6 +104,24 @@ def _claimed(value: dict[str, object]) -> Agent | None:
     for a in AGENTS:
         if a.claims is not None and a.claims(value):
             return a
+    return None
+
+
+def head_agent(head: bytes, *, whole: bool) -> str | None:
+    """Whose JSON Lines a file's first bytes are (an agent's key), as :func:`_sniff`
+    tells them from its first lines: a line an agent claims among the complete lines of
+    ``head`` (``whole``: the file's every byte, its last line complete too), each a JSON
+    object; None at the first that is none (not JSON Lines, or a document's start)."""
+    lines = head.split(b"\n")
+    for raw in (lines if whole else lines[:-1])[:_SNIFF_LINES]:
+        if not raw.strip():
+            continue
+        value = _head_value(raw)
+        if not isinstance(value, dict):
+            return None
+        found = _claimed(value)
+        if found is not None:
+            return found.key
     return None
 
 
