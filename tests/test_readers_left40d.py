@@ -288,3 +288,50 @@ def test_a_pi_fork_whose_header_is_no_newer_bills_its_copies_once(tmp_path: Path
         totals.append(json.loads(out.out.splitlines()[-1])["total"]["measured"])
     assert totals[1] == totals[0]
     assert totals[0]["requests"] == 3
+
+
+_QWEN_RUN_JOURNAL = (
+    '{"seq":0,"kind":"agent","promptHash":"aa","optsHash":"bb",'
+    '"result":{"kind":"text","text":"x"},"tokens":1200}\n'
+    '{"seq":1,"kind":"agent","promptHash":"cc","optsHash":"dd",'
+    '"result":{"kind":"null"},"tokens":0,"error":"x"}\n'
+)
+_QWEN_RUN_RECORD = {
+    "meta": {"name": "x", "description": "x"},
+    "scriptHash": "ee",
+    "args": None,
+    "status": "completed",
+    "startedAt": "2026-01-01T00:00:00.000Z",
+    "finishedAt": "2026-01-01T00:01:00.000Z",
+    "tokensSpent": 1200,
+}
+
+
+def test_qwen_code_s_earlier_workflow_run_is_said_as_qwen_code_s(tmp_path: Path) -> None:
+    """Qwen Code's earlier workflow engine (qwen-code workflows/scriptRunner.ts,
+    journal.ts) keeps ~/.qwen/workflows/runs/<run>/journal.jsonl (each agent()'s
+    tokens as one total) and run.json: the journal was "no agent we read writes such a
+    file" and left no agent's total unknown, run.json was no agent's. Now the journal is
+    said as Qwen Code's, by its place or its lines, and leaves Qwen Code's total unknown
+    (its agents' tokens cannot be priced); run.json is listed as Qwen Code's."""
+    home = tmp_path / "qwen"
+    shutil.copytree(LOGS / "qwen" / "plain", home)
+    run = home / "workflows" / "runs" / "run-1"
+    run.mkdir(parents=True)
+    (run / "journal.jsonl").write_text(_QWEN_RUN_JOURNAL)
+    (run / "run.json").write_text(json.dumps(_QWEN_RUN_RECORD, indent=2) + "\n")
+    out = run_cli(["replay", "--log", str(home), "--usage"])
+    assert out.code == 0, out.err
+    total = json.loads(out.out.splitlines()[-1])["total"]
+    (unreadable,) = total["sessions_unreadable"]
+    assert [(a["agent"], a["cost"]) for a in total["agents"]] == [("qwen-code", None)]
+    said = t("replay.not-read.qwen-workflow-run", "en")
+    assert unreadable["problems"] == [f"log is not a session file: it is {said}"]
+    assert [(a["agent"], a["cost"]) for a in total["agents"]] == [("qwen-code", None)]
+    record = t("replay.not-read.qwen-workflow-run-record", "en")
+    assert f"workflows/runs/run-1/run.json ({record})" in out.err
+    renamed = tmp_path / "journal-copy.jsonl"
+    renamed.write_text(_QWEN_RUN_JOURNAL)
+    alone = run_cli(["replay", "--log", str(renamed)])
+    assert alone.code == 2
+    assert alone.err.strip() == f"log is not a session file: it is {said}"

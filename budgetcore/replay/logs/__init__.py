@@ -257,7 +257,9 @@ def _unknown(head: Replayed | Document | Database, name: str = "") -> ScenarioEr
         # Each line read ends in its newline; the end of the file reads as b"".
         lines = sum(1 for line in head.head if line)
         return NoRequests([Problem.coded("log", "log-empty")], lines, free=True)
-    sidecar = _database_sidecar(name) or _side_file(name) or _home_file(head, name)
+    sidecar = (
+        _database_sidecar(name) or _side_file(name) or _home_file(head, name) or _qwen_run(head)
+    )
     if sidecar is not None:
         return sidecar
     first = head.head[0] if head.head else b""
@@ -410,14 +412,20 @@ def _side_file(name: str) -> LogUnread | None:
     Code's subagent .meta.json and workflow journal picked alone). Only by its name, and
     only once no agent claimed it: never in the way of a file that is read."""
     from budgetcore.replay.logs.layouts import (  # noqa: PLC0415 - rarely
+        QWEN_RUN_RECORD_WHY,
+        QWEN_RUN_WHY,
         is_kimi_context,
         qwen_workflow_journal,
+        qwen_workflow_run,
     )
 
     file = name.rsplit("/", 1)[-1]
     if is_kimi_context(file):
         file = "context.jsonl"  # its numbered ones too
-    if qwen_workflow_journal(name.replace("\\", "/")):
+    run = qwen_workflow_run(name.replace("\\", "/"))
+    if run is not None:
+        why, key = (QWEN_RUN_WHY if run == "journal.jsonl" else QWEN_RUN_RECORD_WHY), "qwen-code"
+    elif qwen_workflow_journal(name.replace("\\", "/")):
         why, key = "replay.not-read.qwen-workflow-journal", "qwen-code"
     elif file.startswith("agent-") and file.endswith(".meta.json"):
         why, key = "replay.not-read.claude-meta", "claude-code"
@@ -428,6 +436,20 @@ def _side_file(name: str) -> LogUnread | None:
     found = agent(key)
     assert found is not None
     return LogUnread([Problem.coded("log", "log-side-file", why=why)], found.key)
+
+
+def _qwen_run(head: Replayed) -> LogUnread | None:
+    """A journal of Qwen Code's earlier workflow engine given where its folder does not
+    say so (renamed, or its run's folder given): told by its first line's keys
+    (``layouts.QWEN_RUN_LINE``), as its place tells it (:func:`_side_file`)."""
+    from budgetcore.replay.logs.layouts import QWEN_RUN_LINE, QWEN_RUN_WHY  # noqa: PLC0415
+
+    value = next((v for v in map(_head_value, head.head) if v is not BLANK), None)
+    if not isinstance(value, dict) or not value.keys() >= QWEN_RUN_LINE:
+        return None
+    found = agent("qwen-code")
+    assert found is not None
+    return LogUnread([Problem.coded("log", "log-side-file", why=QWEN_RUN_WHY)], found.key)
 
 
 def _home_file(head: Replayed, name: str) -> NoRequests | None:

@@ -401,15 +401,40 @@ def qwen_workflow_journal(path: str) -> bool:
     return _QWEN_JOURNAL.search(path) is not None and "subagents" not in path.split("/")
 
 
+#: Qwen Code's earlier workflow engine (QwenLM/qwen-code
+#: ``packages/core/src/workflows/scriptRunner.ts`` ``defaultRunsDir``:
+#: ``~/.qwen/workflows/runs/<run id>/``, ``journal.ts``): a run's ``journal.jsonl``
+#: (one line per ``agent()``: ``seq``, ``kind``, ``promptHash``, ``optsHash``,
+#: ``result``, ``tokens``) and its ``run.json`` (status, ``tokensSpent``).
+_QWEN_RUN = re.compile(r"(?:^|/)workflows/runs/[^/]+/(journal\.jsonl|run\.json)\Z")
+
+#: The keys of a line of that journal (``JournalRecord``), which tell it given alone.
+QWEN_RUN_LINE = frozenset({"seq", "kind", "promptHash", "optsHash", "tokens"})
+
+
+def qwen_workflow_run(path: str) -> str | None:
+    """Which file of a run of Qwen Code's earlier workflow engine ``path`` is, by where
+    it lies: ``"journal.jsonl"``, ``"run.json"``, or None."""
+    found = _QWEN_RUN.search(path)
+    return None if found is None else found.group(1)
+
+
 def plan_qwen(paths: Sequence[str], present: frozenset[str]) -> Claim:
     """Qwen Code's sessions are JSON Lines files of their own (read as any other); its
     workflow journals are not read, each said as what it is. A journal was read as a
     session (a Claude Code workflow's journal, by its name), leaving Qwen Code's or
-    Claude Code's total unknown (the seventh held-out round)."""
-    return Claim((), _why([p for p in paths if qwen_workflow_journal(p)], _QWEN_JOURNAL_WHY))
+    Claude Code's total unknown (the seventh held-out round). A run of its earlier
+    engine keeps its ``run.json`` beside its journal: not read, said as Qwen Code's; the
+    journal itself is read as a session, which says what it is and leaves Qwen Code's
+    total unknown (its agents' tokens, one total each: logs._side_file)."""
+    journals = [p for p in paths if qwen_workflow_journal(p)]
+    runs = [p for p in paths if qwen_workflow_run(p) == "run.json"]
+    return Claim((), _why(journals, _QWEN_JOURNAL_WHY) + _why(runs, QWEN_RUN_RECORD_WHY))
 
 
 _QWEN_JOURNAL_WHY = "replay.not-read.qwen-workflow-journal"
+QWEN_RUN_WHY = "replay.not-read.qwen-workflow-run"
+QWEN_RUN_RECORD_WHY = "replay.not-read.qwen-workflow-run-record"
 
 
 def plan_copilot(paths: Sequence[str], present: frozenset[str]) -> Claim:
