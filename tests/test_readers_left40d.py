@@ -266,30 +266,6 @@ def test_a_session_file_renamed_txt_or_without_extension_is_read_in_a_folder(
     assert not_read == (("renamed/notes.txt", "replay.not-read.unknown"),)
 
 
-def test_a_pi_fork_whose_header_is_no_newer_bills_its_copies_once(tmp_path: Path) -> None:
-    """pi-mono's forkFrom and createBranchedSession copy the parent's entries into the
-    fork's file as written (ids, times, usage). A copy older than the fork's header is
-    the parent's; a fork whose header is no newer than its entries (a usage tracker's
-    test renames a header to make one) billed the copies a second time where the parent
-    is read beside it. The copies keep their entry's id and time: the same response,
-    billed once, and the folder's total is that of the fork as pi writes it."""
-    source = LOGS / "pi" / "fork"
-    shutil.copytree(source, tmp_path / "written")
-    shutil.copytree(source, tmp_path / "older")
-    (fork,) = (tmp_path / "older").rglob("*0002.jsonl")
-    lines = fork.read_text().splitlines(keepends=True)
-    header = json.loads(lines[0])
-    header["timestamp"] = "2026-02-01T09:00:00.000Z"  # before every entry it copies
-    fork.write_text(json.dumps(header) + "\n" + "".join(lines[1:]))
-    totals = []
-    for folder in ("written", "older"):
-        out = run_cli(["replay", "--log", str(tmp_path / folder), "--usage"])
-        assert out.code == 0, out.err
-        totals.append(json.loads(out.out.splitlines()[-1])["total"]["measured"])
-    assert totals[1] == totals[0]
-    assert totals[0]["requests"] == 3
-
-
 _QWEN_RUN_JOURNAL = (
     '{"seq":0,"kind":"agent","promptHash":"aa","optsHash":"bb",'
     '"result":{"kind":"text","text":"x"},"tokens":1200}\n'

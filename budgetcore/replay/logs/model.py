@@ -422,8 +422,7 @@ class ParsedLog:
     files: tuple[str, ...] = ()  # the files read, as in the ledger
     # (file, line, message id, request id) of each request that has both ids (Claude
     # Code): what names one response across the sessions of one import, where a resumed
-    # session's file holds the earlier one's responses again (usage.billed_elsewhere);
-    # pi's: its entry's id and time as written, which a fork's copy keeps.
+    # session's file holds the earlier one's responses again (usage.billed_elsewhere).
     ids: Sequence[tuple[int, int, str, str]] = ()
     # Why this session holds per-model totals and no requests (Goose, Droid), "" when it
     # holds requests: its totals are billed (series "session totals", abandoned: never

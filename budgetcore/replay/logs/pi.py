@@ -173,7 +173,6 @@ def read_pi(files: Sequence[tuple[str, LineSource]], *, what: str = "log") -> St
     parents = tally.parents  # tree entries (only this reader writes them): seen ids
     priced: dict[tuple[str, str | None], str] = {}  # (model, provider) -> as priced
     summaries = summary_series("main")
-    ids = tally.ids  # each response's (entry id, time as written): one across files
     current: str | None = None  # the model of the last response read: a summary's
     for name, stream in files:
         here = tally.open(name)
@@ -253,9 +252,6 @@ def read_pi(files: Sequence[tuple[str, LineSource]], *, what: str = "log") -> St
                     )
                     if any(call[1:4]) or call[9]:
                         tally.requests_of(summaries, [call])
-                        stamp = rec.timestamp
-                        if key is not None and stamp.__class__ is str:
-                            ids.append((here, number, f"{key}@{stamp}", "pi"))
                     else:
                         kinds.append(f"{kind} (zero usage)")
                         summary = None
@@ -309,14 +305,6 @@ def read_pi(files: Sequence[tuple[str, LineSource]], *, what: str = "log") -> St
                 if cost is not None:  # most lines have none: no call
                     cost = dollars(cost.total)
                 rows.append((number, fresh, read, output, 0, model, time, key, here, write, cost))
-                stamp = rec.timestamp
-                if key is not None and stamp.__class__ is str:
-                    # A fork's copy of its parent's response keeps the entry's id and
-                    # time (pi-mono forkFrom, createBranchedSession copy entries as
-                    # written): the same response where both files are read, billed
-                    # once (usage.billed_elsewhere), even where the fork's header is no
-                    # newer than the copies, which the time rule above cannot tell.
-                    ids.append((here, number, f"{key}@{stamp}", "pi"))
             tally.requests_of("main", rows)
             tally.entries(kinds)
             if last is not None:
