@@ -59,6 +59,28 @@ def _walked(root: str) -> Any:
 _NAMED = 20
 
 
+def planned_folder(root: str, files: list[str]) -> Any:
+    """The sessions of the folder ``root`` of ``files`` (folder.plan_folder), with each
+    file whose name says nothing read from its start for whose lines it holds
+    (folder.sniffable): the only files of the plan read here."""
+    from budgetcore.replay.logs.folder import (  # noqa: PLC0415
+        SNIFF_BYTES,
+        plan_folder,
+        sniffable,
+        with_sniffed,
+    )
+
+    plan = plan_folder(files)
+    heads: dict[str, bytes] = {}
+    for p in sniffable(plan):
+        try:
+            with open(os.path.join(root, *p.split("/")), "rb") as f:
+                heads[p] = f.read(SNIFF_BYTES)
+        except OSError:
+            continue  # left as a file not read, as it was
+    return with_sniffed(plan, heads)
+
+
 def with_subagents(path: str) -> list[str]:
     """A session file given alone and the subagent files beside it, found on disk by
     the rule of ``replay.logs.folder`` (``session_folder``, ``subagents_beside``): what
@@ -137,7 +159,7 @@ def one_import(paths: Sequence[str], opens: Callable[[str], object]) -> LogImpor
     folder, and read once they cannot be looked at first (:func:`read_once`).
     ``opens(path)``: raises what the read of a file given alone says where it cannot
     be opened, before any other path is read."""
-    from budgetcore.replay.logs.folder import SessionFiles, plan_folder  # noqa: PLC0415
+    from budgetcore.replay.logs.folder import SessionFiles  # noqa: PLC0415
 
     for path in paths:
         if not os.path.isdir(path) and read_once(path):
@@ -164,7 +186,7 @@ def one_import(paths: Sequence[str], opens: Callable[[str], object]) -> LogImpor
         for (n, size), new in zip(got, given.fresh(i, [n for n, _ in got]), strict=True):
             if new:
                 sizes[n] = size
-    plan = plan_folder(list(sizes))
+    plan = planned_folder(root, list(sizes))
     why = dict(zip(plan.not_read, plan.why_not_read, strict=True))
     own = [SessionFiles(n[0], tuple(n)) for n in _unplaced(alone, why)]
     if own:

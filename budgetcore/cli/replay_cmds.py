@@ -12,7 +12,13 @@ from collections.abc import Sequence
 from functools import partial
 from typing import TYPE_CHECKING, Any
 
-from budgetcore.cli.log_paths import _companions, _walked, read_once, with_subagents
+from budgetcore.cli.log_paths import (
+    _companions,
+    _walked,
+    planned_folder,
+    read_once,
+    with_subagents,
+)
 from budgetcore.cli.log_stream import LaterStream, LogStream
 from budgetcore.cli.shell import (
     LOG_HELP,
@@ -351,11 +357,9 @@ def _log_runs_of(
         for problem in log.skipped:
             print(f"skipped: {problem}", file=sys.stderr)
         return [run], False
-    from budgetcore.replay.logs.folder import plan_folder  # noqa: PLC0415
-
     root = args.log
     found = _walked(root)
-    folder = plan_folder(list(found.files))
+    folder = planned_folder(root, list(found.files))
     sizes = dict(zip(found.files, found.sizes, strict=True))
     return _planned_runs(root, root, folder, sizes, how=how, out=out), True
 

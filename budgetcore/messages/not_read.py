@@ -150,11 +150,29 @@ MESSAGES: dict[str, tuple[str, str]] = {
         "OpenCode(或 Kilo CLI)数据文件夹中的文件(认证、日志、程序、快照、工具输出、"
         "项目、差异与待办记录),其中没有会话的用量",
     ),
+    "replay.not-read.goose-home": (
+        "a file of Goose's folders beside its sessions (its configuration, secrets, "
+        "permissions, schedules, scheduled recipes, local models, logs), which holds no "
+        "session's usage",
+        "Goose 在其会话旁边的文件夹中的文件(配置、密钥、权限、计划任务、计划的配方、本地模型、"
+        "日志),其中没有会话的用量",
+    ),
     "replay.not-read.cline-home": (
         "a file of Cline's (or Roo Code's, Kilo Code's) VS Code storage beside its tasks "
         "(settings, cache, state, checkpoints), which holds no session's usage",
         "Cline(或 Roo Code、Kilo Code)在 VS Code 存储中、任务旁的文件(设置、缓存、状态、"
         "检查点),其中没有会话的用量",
+    ),
+    "replay.not-read.qwen-workflow-run": (
+        "Qwen Code's journal of an earlier workflow run: each agent's tokens as one "
+        "total of no model, not priced, so Qwen Code's total is unknown",
+        "Qwen Code 早期工作流运行的日志:每个代理的 token 只有一个总数且无模型,无法计价,"
+        "因此 Qwen Code 的总计未知",
+    ),
+    "replay.not-read.qwen-workflow-run-record": (
+        "Qwen Code's record of a workflow run of its earlier engine (its status and the "
+        "tokens it spent, one total), beside the run's journal",
+        "Qwen Code 早期工作流引擎对一次运行的记录(其状态与所用 token 的总数),位于该运行的日志旁边",
     ),
     "replay.not-read.qwen-workflow-journal": (
         "Qwen Code's journal of a workflow run (the agents it dispatched and their "

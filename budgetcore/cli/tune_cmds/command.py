@@ -242,11 +242,10 @@ def _tasks(
             files = tuple(with_subagents(path))
             tasks.append(Task(path, files=files, fmt=fmt, series=args.series, group=group))
             continue
-        from budgetcore.cli.log_paths import _walk  # noqa: PLC0415 - the folder walk
+        from budgetcore.cli.log_paths import _walk, planned_folder  # noqa: PLC0415 - the walk
         from budgetcore.cli.replay_cmds import _shown, no_session, not_read_note  # noqa: PLC0415
-        from budgetcore.replay.logs.folder import plan_folder  # noqa: PLC0415
 
-        folder = plan_folder(_walk(path))
+        folder = planned_folder(path, _walk(path))
         if not folder.sessions:
             raise ScenarioError([no_session(folder, path)])
         if folder.not_read:

@@ -69,6 +69,7 @@ __all__ = [
     "costs_nothing",
     "database_sessions",
     "detect_format",
+    "head_agent",
     "no_requests",
     "parse_claude_code",
     "parse_codex",
@@ -104,6 +105,24 @@ def _claimed(value: dict[str, object]) -> Agent | None:
     for a in AGENTS:
         if a.claims is not None and a.claims(value):
             return a
+    return None
+
+
+def head_agent(head: bytes, *, whole: bool) -> str | None:
+    """Whose JSON Lines a file's first bytes are (an agent's key), as :func:`_sniff`
+    tells them from its first lines: a line an agent claims among the complete lines of
+    ``head`` (``whole``: the file's every byte, its last line complete too), each a JSON
+    object; None at the first that is none (not JSON Lines, or a document's start)."""
+    lines = head.split(b"\n")
+    for raw in (lines if whole else lines[:-1])[:_SNIFF_LINES]:
+        if not raw.strip():
+            continue
+        value = _head_value(raw)
+        if not isinstance(value, dict):
+            return None
+        found = _claimed(value)
+        if found is not None:
+            return found.key
     return None
 
 
@@ -239,7 +258,9 @@ def _unknown(head: Replayed | Document | Database, name: str = "") -> ScenarioEr
         # Each line read ends in its newline; the end of the file reads as b"".
         lines = sum(1 for line in head.head if line)
         return NoRequests([Problem.coded("log", "log-empty")], lines, free=True)
-    sidecar = _database_sidecar(name) or _side_file(name) or _home_file(head, name)
+    sidecar = (
+        _database_sidecar(name) or _side_file(name) or _home_file(head, name) or _qwen_run(head)
+    )
     if sidecar is not None:
         return sidecar
     first = head.head[0] if head.head else b""
@@ -361,6 +382,29 @@ _SIDE_FILES = {
 }
 
 
+#: The keys of Claude Code's ``sessions-index.json`` (``{version, entries: [{sessionId,
+#: fullPath, firstPrompt, summary, messageCount, created, modified, ...}]}``, docs/
+#: replay.md "Folders"), and those of each of its entries told.
+_CLAUDE_INDEX = frozenset({"version", "entries"})
+_CLAUDE_INDEX_ENTRY = frozenset({"sessionId", "fullPath"})
+
+
+def _claude_index(value: object, named: bool) -> bool:
+    """Claude Code's index of a project's sessions, by its content: a ``version`` and a
+    list of ``entries`` each of which names a session and its file. ``named``: the file
+    bears the index's name, where an empty list says it too; a renamed copy must list
+    a session."""
+    if not isinstance(value, dict):
+        return False
+    entries = value.get("entries")
+    return (
+        isinstance(entries, list)
+        and value.keys() >= _CLAUDE_INDEX
+        and (named or bool(entries))
+        and all(isinstance(e, dict) and e.keys() >= _CLAUDE_INDEX_ENTRY for e in entries)
+    )
+
+
 def _side_file(name: str) -> LogUnread | None:
     """One of the files an agent writes beside its sessions, picked alone or left by a
     folder's plan (a Kimi CLI context.jsonl without its wire): said as what it is, as
@@ -369,14 +413,20 @@ def _side_file(name: str) -> LogUnread | None:
     Code's subagent .meta.json and workflow journal picked alone). Only by its name, and
     only once no agent claimed it: never in the way of a file that is read."""
     from budgetcore.replay.logs.layouts import (  # noqa: PLC0415 - rarely
+        QWEN_RUN_RECORD_WHY,
+        QWEN_RUN_WHY,
         is_kimi_context,
         qwen_workflow_journal,
+        qwen_workflow_run,
     )
 
     file = name.rsplit("/", 1)[-1]
     if is_kimi_context(file):
         file = "context.jsonl"  # its numbered ones too
-    if qwen_workflow_journal(name.replace("\\", "/")):
+    run = qwen_workflow_run(name.replace("\\", "/"))
+    if run is not None:
+        why, key = (QWEN_RUN_WHY if run == "journal.jsonl" else QWEN_RUN_RECORD_WHY), "qwen-code"
+    elif qwen_workflow_journal(name.replace("\\", "/")):
         why, key = "replay.not-read.qwen-workflow-journal", "qwen-code"
     elif file.startswith("agent-") and file.endswith(".meta.json"):
         why, key = "replay.not-read.claude-meta", "claude-code"
@@ -387,6 +437,20 @@ def _side_file(name: str) -> LogUnread | None:
     found = agent(key)
     assert found is not None
     return LogUnread([Problem.coded("log", "log-side-file", why=why)], found.key)
+
+
+def _qwen_run(head: Replayed) -> LogUnread | None:
+    """A journal of Qwen Code's earlier workflow engine given where its folder does not
+    say so (renamed, or its run's folder given): told by its first line's keys
+    (``layouts.QWEN_RUN_LINE``), as its place tells it (:func:`_side_file`)."""
+    from budgetcore.replay.logs.layouts import QWEN_RUN_LINE, QWEN_RUN_WHY  # noqa: PLC0415
+
+    value = next((v for v in map(_head_value, head.head) if v is not BLANK), None)
+    if not isinstance(value, dict) or not value.keys() >= QWEN_RUN_LINE:
+        return None
+    found = agent("qwen-code")
+    assert found is not None
+    return LogUnread([Problem.coded("log", "log-side-file", why=QWEN_RUN_WHY)], found.key)
 
 
 def _home_file(head: Replayed, name: str) -> NoRequests | None:
@@ -463,8 +527,17 @@ _DOCUMENT_WHY = {
 
 def _unknown_document(doc: Document, name: str = "") -> tuple[list[Problem], str]:
     """A JSON document no agent claims: what it looks like, and what is missing; and
-    whose it may be (an agent's key, or "")."""
-    side = _side_file(name)
+    whose it may be (an agent's key, or ""). Claude Code's session index is told by its
+    content (a renamed copy too), and a document of another shape under its name is not
+    said to be it."""
+    file = name.rsplit("/", 1)[-1]
+    named_index = file == "sessions-index.json"
+    if _claude_index(doc.value, named_index):
+        claude = agent("claude-code")
+        assert claude is not None
+        index = Problem.coded("log", "log-side-file", why="replay.not-read.claude-index")
+        return [index], claude.key
+    side = None if named_index and not isinstance(doc.value, Problem) else _side_file(name)
     if side is not None:
         return list(side.problems), side.agent
     if isinstance(doc.value, Problem):

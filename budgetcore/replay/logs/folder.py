@@ -45,14 +45,17 @@ from budgetcore.replay.logs.layouts import SessionFiles, subagent_owner
 
 __all__ = [
     "MAX_FOLDER_FILES",
+    "SNIFF_BYTES",
     "FolderPlan",
     "SessionFiles",
     "by_why",
     "picked_subagents",
     "plan_folder",
     "session_folder",
+    "sniffable",
     "subagents_beside",
     "subagents_of",
+    "with_sniffed",
 ]
 
 #: The most files a folder may hold for one import (every file is listed).
@@ -156,6 +159,47 @@ def plan_folder(paths: Sequence[str]) -> FolderPlan:
 
 #: Why a file no agent's layout places is not read.
 _UNKNOWN = "replay.not-read.unknown"
+
+#: The bytes of a file's start read to tell whose lines it holds (:func:`sniffable`).
+SNIFF_BYTES = 65_536
+
+
+def sniffable(plan: FolderPlan) -> tuple[str, ...]:
+    """The files of ``plan`` no layout places whose name says nothing (``.txt``, or no
+    extension: a session file renamed, or saved by hand), whose start the caller reads
+    (at most :data:`SNIFF_BYTES`) for :func:`with_sniffed`. A ``.jsonl`` of any agent is
+    a session by its name; such a file was "no agent we read writes such a file"."""
+    return tuple(
+        p
+        for p, why in zip(plan.not_read, plan.why_not_read, strict=True)
+        if why == _UNKNOWN
+        and (p.endswith(".txt") or "." not in p.rsplit("/", 1)[-1].lstrip("."))
+        # A git store's objects and refs (a project folder given with its .git): no
+        # session, and thousands of files without an extension to open.
+        and not (p.startswith(".git/") or "/.git/" in p)
+    )
+
+
+def with_sniffed(plan: FolderPlan, heads: Mapping[str, bytes]) -> FolderPlan:
+    """``plan`` with each file of ``heads`` (a path of :func:`sniffable` -> its first
+    bytes) whose lines an agent claims (``logs.head_agent``) a session of its own, as
+    a ``.jsonl`` is, instead of a file not read."""
+    from budgetcore.replay.logs import head_agent  # noqa: PLC0415 - only with such files
+
+    found = {p for p, head in heads.items() if head_agent(head, whole=len(head) < SNIFF_BYTES)}
+    if not found:
+        return plan
+    kept = [(p, w) for p, w in zip(plan.not_read, plan.why_not_read, strict=True) if p not in found]
+    sessions = sorted(
+        (*plan.sessions, *(SessionFiles(p, (p,)) for p in found)), key=lambda s: s.name
+    )
+    return FolderPlan(
+        tuple(sessions),
+        tuple(p for p, _ in kept),
+        plan.beside_databases,
+        tuple(w for _, w in kept),
+    )
+
 
 #: An archive's or a compressed file's endings, and why such a file of a folder is not
 #: read: a file given alone is refused as one by its first bytes (``log-archive``); in a

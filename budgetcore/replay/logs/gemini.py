@@ -140,6 +140,9 @@ class _Reader:
         self.anonymous = 0
         # Reading a ``.json`` document's messages (their place said as messages[i]).
         self.in_document = False
+        # The compactions read: (their index among the tally's, the records first
+        # seen before them), placed among the requests once billed (finish).
+        self.compacted: list[tuple[int, int]] = []
 
     def batch(
         self, numbers: Sequence[int], records: Sequence[Any], times: Sequence[int | None]
@@ -175,10 +178,11 @@ class _Reader:
                 continue
             if rec.set is not ABSENT:
                 t.entry("$set")
-                listed = rec.set.get("messages") if rec.set.__class__ is dict else None
-                if listed.__class__ is list and listed:
+                patch = rec.set if rec.set.__class__ is dict else {}
+                listed = patch.get("messages")
+                if listed.__class__ is list:
                     self.model, self.last = model, last
-                    self._set_messages(number, listed)
+                    self._set_messages(number, listed, patch.get("lastUpdated"))
                     model, last, moved = self.model, self.last, True
                     stamps = t.times.get(series)
                 continue
@@ -228,7 +232,7 @@ class _Reader:
         if moved:
             t.last_node[series] = last
 
-    def _set_messages(self, number: int, listed: list[Any]) -> None:
+    def _set_messages(self, number: int, listed: list[Any], updated: object) -> None:
         """The messages of a ``{"$set": {"messages": [...]}}`` line, each a record of
         that line: gemini-cli's ``updateMessagesFromHistory`` writes the conversation's
         history so after a rollback, a compression or a resume (geminiChat.ts
@@ -237,18 +241,46 @@ class _Reader:
         tokens (``newMessage``; chatRecordingService.ts @5411f113). So a message seen
         before is a copy (folded, as a line written again), and one first seen here is
         read as a line is: a response only this copy holds is billed, once. gemini-cli
-        skips an item without a string id (``isMessageRecord``); so do we, listed."""
+        skips an item without a string id (``isMessageRecord``); so do we, listed.
+
+        Its loader rebuilds the conversation from the list (a checkpoint), and so do
+        we: the messages it leaves out leave the conversation (a rolled-back request's
+        go on an abandoned branch, as a rewind's), new ones follow the conversation's
+        last message. Which call wrote it, the file tells by the ids alone: a
+        compression (client.ts ``tryCompressChat``: a new chat of the summary, its
+        acknowledgement and the turns kept, each a Content given a new random id by
+        the GeminiChat constructor) lists messages never seen and leaves out turns of
+        the conversation (the environment context keeps its stable id,
+        environmentContext.ts ``getInitialChatHistory``); a rollback or a resume lists
+        only messages seen; a masking or a truncation (``setHistory`` of Contents)
+        first writes each as a new line (``recordSyntheticMessage``), so it too lists
+        only messages seen; the session's first lists the environment context into an
+        empty conversation. A compression is marked where the ``$set`` is, as the
+        other readers mark theirs; its summary call is not in the file (no request)."""
         t = self.tally
         numbers: list[int] = []
         records: list[Any] = []
+        ids: list[str] = []
         for item in listed:
             t.record()
             if item.__class__ is dict and item.get("id").__class__ is str:
                 numbers.append(number)
                 records.append(record_of(item, LINE))
+                ids.append(item["id"])
             else:
                 t.entry("$set message without id")
+        live, first = self.live, self.first
+        kept = set(ids)
+        if any(mid not in first for mid in ids) and any(
+            mid not in kept and first[mid][2] in ("user", "gemini (no tokens)") for mid in live
+        ):
+            self.compacted.append((len(t.compactions), len(first)))
+            t.compaction(number, series=self.series, time=millis(updated), node=self.last)
         self.batch(numbers, records, [millis(r.timestamp) for r in records])
+        # In place: the batch that read the $set holds the same dict.
+        live.clear()
+        live.update(dict.fromkeys(ids))
+        self.last = ids[-1] if ids else _ROOT
 
     def finish(self) -> None:
         t = self.tally
@@ -257,7 +289,12 @@ class _Reader:
         rows: list[Row] = []
         # A record no copy of which has tokens is an entry of its kind.
         unbilled = Counter([place[1:] for mid, place in first.items() if mid not in found])
-        for mid, (line, file, _kind) in first.items():
+        compacted = iter(self.compacted)
+        comp = next(compacted, None)
+        for i, (mid, (line, file, _kind)) in enumerate(first.items()):
+            while comp is not None and comp[1] <= i:
+                t.compaction_after(comp[0], len(rows))
+                comp = next(compacted, None)
             got = found.get(mid)
             if got is None:
                 continue
@@ -292,6 +329,9 @@ class _Reader:
                     None,
                 )
             )
+        while comp is not None:
+            t.compaction_after(comp[0], len(rows))
+            comp = next(compacted, None)
         for (file, kind), n in unbilled.items():
             kinds = t.files[file].kinds
             kinds[kind] = kinds.get(kind, 0) + n

@@ -177,7 +177,7 @@ def _home_files(agent: str) -> dict[str, str]:
 #: (sst/opencode ``global/index.ts`` and ``storage``: auth, logs, binaries, the
 #: snapshot git store, tool output, storage's project, diff and todo records), Cline's
 #: and its forks' VS Code global storage (``settings/``, ``cache/``, ``state/``,
-#: ``checkpoints/`` beside ``tasks/``), Qwen Code's and Goose's (below).
+#: ``checkpoints/`` beside ``tasks/``), Qwen Code's and Goose's data folder (below).
 _HOME_SIDE: dict[str, dict[str, str]] = {
     "droid": dict.fromkeys(
         ("logs/", "history.json", "mcp.json", "droids/", "commands/", "AGENTS.md"),
@@ -215,13 +215,6 @@ _HOME_SIDE: dict[str, dict[str, str]] = {
         ("settings.json", "commands/", "installation_id", "oauth_creds.json"),
         "replay.not-read.qwen-home",
     ),
-    # Goose's root beside data/sessions/ (block/goose crates/goose/src/config/paths.rs:
-    # config/, data/, state/ under GOOSE_PATH_ROOT): its configuration, its logs, and the
-    # schedules and projects lists the eighth round's home held in data/.
-    "goose": dict.fromkeys(
-        ("config/", "state/", "data/schedules.json", "data/projects.json"),
-        "replay.not-read.goose-home",
-    ),
     "cline": {
         # Cline's list of its tasks (cline/cline HistoryItem: id, ts, task, tokensIn,
         # tokensOut, totalCost, ...): each task's totals again, which its
@@ -231,7 +224,37 @@ _HOME_SIDE: dict[str, dict[str, str]] = {
             ("settings/", "cache/", "state/", "checkpoints/"), "replay.not-read.cline-home"
         ),
     },
+    # Goose's data folder, the one holding sessions/ (block/goose config/paths.rs
+    # @0780e228: etcetera's app strategy, or $GOOSE_PATH_ROOT/data): its scheduler's
+    # schedules.json and scheduled_recipes/ (scheduler.rs), its local models; on macOS
+    # the configuration folder is the same one (config.yaml, secrets.yaml,
+    # permission.yaml and its lock: config/base.rs, config/permission.rs).
+    "goose": dict.fromkeys(
+        (
+            "schedules.json",
+            "scheduled_recipes/",
+            "models/",
+            "config.yaml",
+            "secrets.yaml",
+            "permission.yaml",
+            "permission.lock",
+            # the projects list a real home held beside schedules.json (held out, 10j)
+            "projects.json",
+        ),
+        "replay.not-read.goose-home",
+    ),
 }
+
+#: Goose's configuration and state folders, where they are not its data folder
+#: (paths.rs): beside it under $GOOSE_PATH_ROOT (and Windows' Block/goose), ``config/``
+#: and ``state/`` (its ``logs/``) of the root whose ``data/`` holds the sessions; from
+#: the home on Linux, ``.config/goose/`` and ``.local/state/goose/`` beside
+#: ``.local/share/goose/``: (how the data folder's path ends, below the root, and the
+#: root's folders).
+_GOOSE_ROOTS: tuple[tuple[str, tuple[str, ...]], ...] = (
+    ("/.local/share/goose", (".config/goose/", ".local/state/goose/")),
+    ("/data", ("config/", "state/")),
+)
 
 
 def _home_side(paths: Sequence[str], agent: str, roots: set[str]) -> tuple[tuple[str, str], ...]:
@@ -402,12 +425,34 @@ def qwen_workflow_journal(path: str) -> bool:
     return _QWEN_JOURNAL.search(path) is not None and "subagents" not in path.split("/")
 
 
+#: Qwen Code's earlier workflow engine (QwenLM/qwen-code
+#: ``packages/core/src/workflows/scriptRunner.ts`` ``defaultRunsDir``:
+#: ``~/.qwen/workflows/runs/<run id>/``, ``journal.ts``): a run's ``journal.jsonl``
+#: (one line per ``agent()``: ``seq``, ``kind``, ``promptHash``, ``optsHash``,
+#: ``result``, ``tokens``) and its ``run.json`` (status, ``tokensSpent``).
+_QWEN_RUN = re.compile(r"(?:^|/)workflows/runs/[^/]+/(journal\.jsonl|run\.json)\Z")
+
+#: The keys of a line of that journal (``JournalRecord``), which tell it given alone.
+QWEN_RUN_LINE = frozenset({"seq", "kind", "promptHash", "optsHash", "tokens"})
+
+
+def qwen_workflow_run(path: str) -> str | None:
+    """Which file of a run of Qwen Code's earlier workflow engine ``path`` is, by where
+    it lies: ``"journal.jsonl"``, ``"run.json"``, or None."""
+    found = _QWEN_RUN.search(path)
+    return None if found is None else found.group(1)
+
+
 def plan_qwen(paths: Sequence[str], present: frozenset[str]) -> Claim:
     """Qwen Code's sessions are JSON Lines files of their own (read as any other); its
     workflow journals are not read, each said as what it is. A journal was read as a
     session (a Claude Code workflow's journal, by its name), leaving Qwen Code's or
-    Claude Code's total unknown (the seventh held-out round)."""
-    journals = _why([p for p in paths if qwen_workflow_journal(p)], _QWEN_JOURNAL_WHY)
+    Claude Code's total unknown (the seventh held-out round). A run of its earlier
+    engine keeps its ``run.json`` beside its journal: not read, said as Qwen Code's; the
+    journal itself is read as a session, which says what it is and leaves Qwen Code's
+    total unknown (its agents' tokens, one total each: logs._side_file)."""
+    journals = [p for p in paths if qwen_workflow_journal(p)]
+    runs = [p for p in paths if qwen_workflow_run(p) == "run.json"]
     # Its home: the folder holding projects/<project>/chats/ (Claude Code's projects/
     # has no chats/ folder, so its settings.json is not taken for Qwen Code's).
     homes = {
@@ -415,10 +460,17 @@ def plan_qwen(paths: Sequence[str], present: frozenset[str]) -> Claim:
         for parts in (p.split("/") for p in present)
         if len(parts) >= 4 and parts[-2] == "chats" and parts[-4] == "projects"
     }
-    return Claim((), journals + _home_side(paths, "qwen-code", homes))
+    return Claim(
+        (),
+        _why(journals, _QWEN_JOURNAL_WHY)
+        + _why(runs, QWEN_RUN_RECORD_WHY)
+        + _home_side(paths, "qwen-code", homes),
+    )
 
 
 _QWEN_JOURNAL_WHY = "replay.not-read.qwen-workflow-journal"
+QWEN_RUN_WHY = "replay.not-read.qwen-workflow-run"
+QWEN_RUN_RECORD_WHY = "replay.not-read.qwen-workflow-run-record"
 
 
 def plan_copilot(paths: Sequence[str], present: frozenset[str]) -> Claim:
@@ -647,15 +699,21 @@ def plan_goose(paths: Sequence[str], present: frozenset[str]) -> Claim:
     databases = [p for p in paths if p.rsplit("/", 1)[-1] == "sessions.db"]
     folders = {p.rpartition("/")[0] for p in databases}
     imported = [p for p in paths if p.endswith(".jsonl") and p.rpartition("/")[0] in folders]
-    # Its root (GOOSE_PATH_ROOT): the folder holding data/sessions/sessions.db.
-    homes = {
-        "/".join(parts[:-3])
-        for parts in (p.split("/") for p in databases)
-        if parts[-3:-1] == ["data", "sessions"]
+    # The folders its data folder names (the one holding sessions/sessions.db), as
+    # they are in the folder given ("" the folder itself).
+    data = {
+        "/" + f.removesuffix("sessions").rstrip("/")
+        for f in folders
+        if f == "sessions" or f.endswith("/sessions")
     }
+    rest = [p for p in paths if p not in imported and p.rpartition("/")[0] not in folders]
+    side = list(_home_side(rest, "goose", {d[1:] for d in data}))
+    for end, names in _GOOSE_ROOTS:
+        roots = {d[1 : -len(end)] for d in data if d.endswith(end)}
+        side += _beside(rest, dict.fromkeys(names, "replay.not-read.goose-home"), roots)
     return Claim(
         tuple(SessionFiles(p, (p,)) for p in databases),
-        _why(imported, "replay.not-read.goose-imported") + _home_side(paths, "goose", homes),
+        _why(imported, "replay.not-read.goose-imported") + tuple(side),
     )
 
 

@@ -426,7 +426,7 @@ def _part_file(name: str) -> str | None:
 def read_opencode(files: Sequence[tuple[str, LineSource]], *, what: str = "log") -> ParsedLog:
     """One session's message files (``storage/message/<session>/*.json``), in order,
     with the part files of its messages (``storage/part/<message>/*.json``)."""
-    tally = Tally("opencode")
+    tally = Tally(agent_of_storage(files[0][0]) if files else "opencode")
     pending = Pending(tally)
     asked = Asked()
     for name, stream in files:
@@ -465,6 +465,19 @@ def agent_of_database(name: str) -> str:
     ``~/.local/share/kilo``; ccusage 20.0.24 lists it under its own ``kilo`` command),
     else OpenCode's. One reader, two agents' rows."""
     return "kilo-cli" if name.replace("\\", "/").rsplit("/", 1)[-1] == "kilo.db" else "opencode"
+
+
+def agent_of_storage(name: str) -> str:
+    """Whose ``storage/message/<session>/<message>.json`` a file is, by its data folder's
+    name: Kilo CLI wrote OpenCode's files as they were, before its kilo.db, in its own
+    data folder (Kilo-Org/kilocode ``packages/opencode/src/global/index.ts``, ``app =
+    "kilo"``: ``~/.local/share/kilo``; ``storage/storage.ts``, and
+    ``storage/json-migration.ts`` reads them into kilo.db). Given without the folder
+    that names it (that folder itself given to the CLI), the files say nothing of
+    their own that tells Kilo's from OpenCode's: OpenCode's."""
+    parts = name.replace("\\", "/").split("/")
+    at = next((i for i in range(len(parts) - 2, 0, -1) if parts[i] == "storage"), 0)
+    return "kilo-cli" if at and parts[at - 1] == "kilo" else "opencode"
 
 
 def opencode_db_sessions(

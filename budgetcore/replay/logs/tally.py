@@ -512,6 +512,13 @@ class Tally:
         line, file, series, node, _before, pre_tokens, time, at = self.compactions[index]
         self.compactions[index] = (line, file, series, node, trigger, pre_tokens, time, at)
 
+    def compaction_after(self, index: int, at: int) -> None:
+        """The place of the ``index``-th compaction read (the number of its series'
+        requests before it), where a reader bills its requests only at the end (Gemini
+        CLI: a record's last copy holds its tokens)."""
+        line, file, series, node, trigger, pre_tokens, time, _at = self.compactions[index]
+        self.compactions[index] = (line, file, series, node, trigger, pre_tokens, time, at)
+
     # ---------------------------------------------------------------- the session
 
     def _branch(self, series: str) -> set[str] | None:

@@ -446,7 +446,13 @@ def import_steps(
     the sessions of ``files``, each read by its agent's reader in its steps, the files
     in batches of about ``step_bytes`` (0: as large as the reader takes them).
     ``picked_folder``: the files are a folder's, picked in the folder box."""
-    from budgetcore.replay.logs.folder import picked_subagents, plan_folder  # noqa: PLC0415
+    from budgetcore.replay.logs.folder import (  # noqa: PLC0415
+        SNIFF_BYTES,
+        picked_subagents,
+        plan_folder,
+        sniffable,
+        with_sniffed,
+    )
 
     total = sum(len(data) for _, data in files)
     if total > limit_of("page-log"):
@@ -459,6 +465,8 @@ def import_steps(
     planned = picked_subagents(by_name)  # planned path -> the name as picked
     names = list(planned)
     folder = plan_folder(names)
+    heads = {n: by_name[planned[n]][:SNIFF_BYTES] for n in sniffable(folder)}
+    folder = with_sniffed(folder, heads)
     # A file picked of any name is a session (a picked file need not end in .jsonl); a
     # picked folder's files are its sessions only where the folder's plan says so, as
     # the CLI reads a folder: a README, a CSV and a PNG were "4 sessions (4 cannot be
