@@ -127,11 +127,6 @@ MESSAGES: dict[str, tuple[str, str]] = {
         "sign-in), which holds no session's usage",
         "Qwen Code 主目录(~/.qwen:设置、命令、安装 id 与登录信息)中的文件,其中没有会话的用量",
     ),
-    "replay.not-read.goose-home": (
-        "a file of Goose's home (its configuration, logs, and schedules and projects "
-        "lists), which holds no session's usage",
-        "Goose 主目录中的文件(配置、日志、计划任务与项目列表),其中没有会话的用量",
-    ),
     "replay.not-read.droid-home": (
         "a file of Droid's home (~/.factory: its logs, prompt history, MCP servers, custom "
         "droids and commands), which holds no session's usage",
@@ -152,10 +147,10 @@ MESSAGES: dict[str, tuple[str, str]] = {
     ),
     "replay.not-read.goose-home": (
         "a file of Goose's folders beside its sessions (its configuration, secrets, "
-        "permissions, schedules, scheduled recipes, local models, logs), which holds no "
-        "session's usage",
-        "Goose 在其会话旁边的文件夹中的文件(配置、密钥、权限、计划任务、计划的配方、本地模型、"
-        "日志),其中没有会话的用量",
+        "permissions, schedules, scheduled recipes, projects list, local models, logs), "
+        "which holds no session's usage",
+        "Goose 在其会话旁边的文件夹中的文件(配置、密钥、权限、计划任务、计划的配方、项目列表、"
+        "本地模型、日志),其中没有会话的用量",
     ),
     "replay.not-read.cline-home": (
         "a file of Cline's (or Roo Code's, Kilo Code's) VS Code storage beside its tasks "
