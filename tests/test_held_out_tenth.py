@@ -233,7 +233,7 @@ def test_gooses_home_files_beside_its_database_are_said_as_gooses(tmp_path: Path
     out = run_cli(["replay", "--log", str(home), "--usage", "--format", "jsonl"])
     assert out.code == 0, out.err
     assert "no agent we read writes" not in out.err, out.err
-    assert "a file of Goose's home" in out.err, out.err
+    assert "a file of Goose's folders beside its sessions" in out.err, out.err
     total = json.loads(out.out.splitlines()[-1])["total"]["measured"]
     assert total == json.loads(alone.out.splitlines()[-1])["total"]["measured"]
     key = "replay.not-read.goose-home"
