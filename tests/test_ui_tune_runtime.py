@@ -148,9 +148,9 @@ def test_pis_knob_moves_k_and_s_together_and_the_rest_is_no_setting() -> None:
     assert {int(i) for i in grey} == skip
     assert none in cost
     # A point's text names its knob value, or says it is none.
-    on = render_tune(reduce(state, TunePointFocused(result.choice.index))).text["tune-point"]
+    on = shown(render_tune(reduce(state, TunePointFocused(result.choice.index))).html["tune-point"])
     assert on.startswith("compaction.reserveTokens = ")
-    off = render_tune(reduce(state, TunePointFocused(min(skip)))).text["tune-point"]
+    off = shown(render_tune(reduce(state, TunePointFocused(min(skip)))).html["tune-point"])
     assert off.startswith(t("tune.not-a-setting", "en", runtime="pi"))
 
 
@@ -396,3 +396,31 @@ def test_the_export_sentence_may_break_before_the_grids_knob_in_chinese(runtime:
     knob = result.runtime.knob.name
     assert f"; {knob} = " in said
     assert re.search(r"[\u4e00-\u9fff];\S", said) is None
+
+
+@pytest.mark.parametrize("lang", ["en", "zh"])
+def test_the_tapped_points_amounts_and_knob_name_break_where_a_reader_expects(lang: str) -> None:
+    """The seventeenth walk's leftover: the line under Tune's maps that a tapped or
+    focused cell fills ("CLAUDE_AUTOCOMPACT_PCT_OVERRIDE = …: K …; what-if $…, −$… from
+    the as-run model") was plain text, its amounts free to break after their sign and
+    the knob's name mid-word, where every other Tune sentence goes through
+    ``ui.markup.breaks``. Its text is unchanged."""
+    state = tune_done(_loaded(CLAUDE, "claude-code", lang))
+    result = state.tune.result
+    assert result is not None
+    assert result.choice is not None
+    knob = "CLAUDE_AUTOCOMPACT_PCT_OVERRIDE"
+    for i in (result.choice.index, 0):
+        point = render_tune(reduce(state, TunePointFocused(i))).html["tune-point"]
+        said = shown(point)
+        assert said.startswith(f"{knob} = ") or said.startswith(
+            t("tune.not-a-setting", lang, runtime="Claude Code")
+        )
+        amounts = re.findall(r"[−+]?\$[0-9][0-9,]*(?:\.[0-9]+)?", said)
+        assert amounts  # its what-if and the change from the as-run model
+        for amount in amounts:
+            assert f'<span class="nw">{amount}</span>' in point
+        if said.startswith(knob):
+            assert '<span class="nb">CLAUDE_<wbr>AUTOCOMPACT_<wbr>' in point
+    hint = render_tune(state).html["tune-point"]
+    assert shown(hint) == t("tune.point-hint", lang)

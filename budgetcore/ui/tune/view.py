@@ -17,7 +17,7 @@ from typing import TYPE_CHECKING
 from budgetcore.errors import Problem, ScenarioError
 from budgetcore.messages import CATALOGUE, count, t
 from budgetcore.ui.drawn import reuse
-from budgetcore.ui.markup import Markup, breaks, el, join
+from budgetcore.ui.markup import Markup, breaks, el, esc, join
 from budgetcore.ui.problems import problem_text
 from budgetcore.ui.svg.axes import panel_chart_width
 from budgetcore.ui.tune.maps import (
@@ -700,9 +700,10 @@ def render_tune(state: PageState, before: TuneScreen | None = None) -> TuneScree
         "tune-errors": Markup(""),
         "tune-choice": Markup(""),
         "tune-maps": Markup(""),
+        "tune-point": Markup(""),
         "tune-point-use": Markup(""),
     }
-    text = {"tune-status": "", "tune-sessions": "", "tune-point": "", **_quality_hints(lang)}
+    text = {"tune-status": "", "tune-sessions": "", **_quality_hints(lang)}
     screen = TuneScreen(html, text, messages, (0, 0), -1, drawn)
     if state.stale:
         text["tune-status"] = t("tune.stale", lang)
@@ -778,9 +779,11 @@ def render_tune(state: PageState, before: TuneScreen | None = None) -> TuneScree
     if focus < 0:
         focus = result.choice.index if result.choice is not None else 0
     if shown < 0:
-        text["tune-point"] = t("tune.point-hint", lang)
+        html["tune-point"] = esc(t("tune.point-hint", lang))
     else:
-        text["tune-point"] = point_text(g, shown, lang, costs, result)
+        # Markup, not text: its amounts and the knob's name break only where a reader
+        # expects (ui.markup.breaks; "−$0.29962525" and a knob's name were plain text).
+        html["tune-point"] = breaks(point_text(g, shown, lang, costs, result), "_")
         k, s = g.point(shown)
         same = (
             state.plan.scenario.config.trigger_tokens,
