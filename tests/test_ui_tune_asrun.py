@@ -502,7 +502,7 @@ def test_each_session_named_off_by_more_than_5_percent_gives_its_own_error(lang:
     assert len(off) == 1 < len(runs)
     choice = html.unescape(render_tune(state).html["tune-choice"])
     note = choice[choice.index("data-backtest-off") :]
-    note = note[: note.index("</p>")]
+    note = shown(note[: note.index("</p>")].partition(">")[2])
     own = ratio_text(runs[off[0]].ratio)
     assert own == "+6.3 %"
     assert off[0] in note

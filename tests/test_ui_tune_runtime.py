@@ -424,3 +424,28 @@ def test_the_tapped_points_amounts_and_knob_name_break_where_a_reader_expects(la
             assert '<span class="nb">CLAUDE_<wbr>AUTOCOMPACT_<wbr>' in point
     hint = render_tune(state).html["tune-point"]
     assert shown(hint) == t("tune.point-hint", lang)
+
+
+def test_tunes_backtest_notes_keep_a_sessions_ids_whole_where_they_fit() -> None:
+    """The eighteenth walk (390 px): Tune's notes that name the sessions whose backtest
+    is no baseline ("…/session_9a9a9a9a-0000-4000-8000-|000000000001/agents/…", Kimi's;
+    "…rollout-…-019a1000-4444-|7000-…", Codex's) were plain text, their paths broken
+    anywhere, where the replay's table keeps each UUID and timestamp whole where it fits
+    (``ui.markup.breaks``). Their text is unchanged."""
+    state = reduce(reduce(initial_state(), ReplayToggled(True)), ReplaySourceChosen("log"))
+    files = tuple(
+        (f"{agent}/{name}", data)
+        for agent, fixture in (("kimi", "kimi/code"), ("codex", CODEX))
+        for name, data in folder_files(LOGS / fixture)
+    )
+    state = reduce(state, ReplayLogsLoaded(files))
+    state = tune_done(reduce(reduce(state, ExportRuntimeChosen("codex")), TuneToggled(True)))
+    choice = render_tune(state).html["tune-choice"]
+    untrusted = re.search(r"<p [^>]*data-baseline-untrusted[^>]*>(.*?)</p>", choice)
+    off = re.search(r"<p [^>]*data-backtest-off[^>]*>(.*?)</p>", choice)
+    assert untrusted is not None
+    assert off is not None
+    assert "session_9a9a9a9a-0000-4000-8000-000000000001/agents" in shown(untrusted.group(1))
+    assert '<span class="nb">9a9a9a9a-0000-4000-8000-000000000001/</span>' in untrusted.group(1)
+    assert "rollout-2025-11-02T09-00-00-019a1000-" in shown(off.group(1))
+    assert '<span class="nb">2025-11-02T09-00-00-</span>' in off.group(1)

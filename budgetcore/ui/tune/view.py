@@ -202,8 +202,14 @@ def backtest_html(job: TuneJob, lang: str) -> Markup:
     for reason, held in by_reason.items():
         names = t("msg.item-sep", lang).join(n for n, _ in held)
         said = t("tune.sessions-named", lang, names=names) + reason if several else reason
+        # Its sessions' paths break after a slash, their ids whole where they fit, as
+        # in the replay's table ("…/session_9a9a9a9a-0000-4000-8000-|000000000001/…").
         notes.append(
-            el("p", {"class": "warn", "data-baseline-untrusted": held[0][1].served_by}, said)
+            el(
+                "p",
+                {"class": "warn", "data-baseline-untrusted": held[0][1].served_by},
+                breaks(said, "/"),
+            )
         )
     if off:
         key = (
@@ -224,7 +230,7 @@ def backtest_html(job: TuneJob, lang: str) -> Markup:
                 for name, run in off
             )
             text = t("tune.sessions-named", lang, names=names) + text
-        notes.append(el("p", {"class": "warn", "data-backtest-off": ""}, text))
+        notes.append(el("p", {"class": "warn", "data-backtest-off": ""}, breaks(text, "/")))
     return el("div", {"class": "tune-asrun"}, *notes)
 
 
