@@ -5,7 +5,6 @@ never inside its file's id, and the as-run line's notes at a note's size."""
 
 from __future__ import annotations
 
-import shutil
 from pathlib import Path
 
 import pytest
@@ -16,6 +15,9 @@ from tests.browser.conftest import read_folder as _read_folder
 pytestmark = pytest.mark.browser
 
 LOGS = Path(__file__).resolve().parents[1] / "fixtures" / "logs"
+#: Agents whose sessions' long reasons (they cannot be replayed) narrow the sessions'
+#: column at 1,440 px.
+_NARROWING = {"goose": LOGS / "goose", "droid": LOGS / "droid"}
 
 #: Each dollar amount ("−$0.2978285"), share ("+10.5 %") and word of capitals of a
 #: name ("OVERRIDE" of CLAUDE_AUTOCOMPACT_PCT_OVERRIDE) that a line break cuts: its text
@@ -76,20 +78,33 @@ def test_tunes_amounts_and_knob_names_break_where_a_reader_expects_at_390_px(
     assert not page.errors
 
 
+#: Each character of an element's text: [the character, the bottom of its box (its
+#: line), its width], null and 0 where it is not drawn.
+_CHARS_OF = """
+  const charsOf = b => {
+    const chars = []; const walk = document.createTreeWalker(b, NodeFilter.SHOW_TEXT);
+    for (let n = walk.nextNode(); n; n = walk.nextNode())
+      for (let i = 0; i < n.data.length; i++) {
+        const r = document.createRange(); r.setStart(n, i); r.setEnd(n, i + 1);
+        const box = [...r.getClientRects()].find(x => x.width > 0);
+        chars.push([n.data[i], box ? Math.round(box.bottom) : null, box ? box.width : 0]);
+      }
+    return chars;
+  };"""
+
+
 #: For each session's button in the table, where its lines break: the text around a
 #: break that is not after a slash, a database's "#" or a hyphen, nor before a file's
 #: extension after its UUID (a word cut, "session|s.db"), and its last part (the file,
 #: the id in its name; a database's session id) cut by any break where it has 40
 #: characters or fewer (about 330 px in the button's bold face: Codex's 70-character
 #: rollout name fits on no line of the column and must break inside).
-_CUT_PATHS = """() => [...document.querySelectorAll('[data-replay-session]')].flatMap(b => {
-  const chars = []; const walk = document.createTreeWalker(b, NodeFilter.SHOW_TEXT);
-  for (let n = walk.nextNode(); n; n = walk.nextNode())
-    for (let i = 0; i < n.data.length; i++) {
-      const r = document.createRange(); r.setStart(n, i); r.setEnd(n, i + 1);
-      const box = [...r.getClientRects()].find(x => x.width > 0);
-      chars.push([n.data[i], box ? Math.round(box.bottom) : null]);
-    }
+_CUT_PATHS = (
+    """() => {"""
+    + _CHARS_OF
+    + """
+  return [...document.querySelectorAll('[data-replay-session]')].flatMap(b => {
+  const chars = charsOf(b);
   const text = chars.map(c => c[0]).join('');
   const last = Math.max(text.lastIndexOf('/'), text.lastIndexOf('#')) + 1;
   const out = [];
@@ -102,7 +117,8 @@ _CUT_PATHS = """() => [...document.querySelectorAll('[data-replay-session]')].fl
     else if (i > last && text.length - last <= 40) out.push(around);
   }
   return out;
-})"""
+}); }"""
+)
 
 
 @pytest.mark.parametrize("width", [1440, 390])
@@ -115,17 +131,10 @@ def test_a_session_s_path_breaks_after_a_slash_not_inside_its_id(
     could break after a slash before it; at 390 px, "opencode.d|b#ses_…"."""
     page.page.set_viewport_size({"width": width, "height": 900})
     p = page.open().page
-    folder = tmp_path / "logs"
-    for name, source in {
-        # Goose's and Droid's long reasons of the sessions that cannot be replayed,
-        # in cells across the other columns, are what narrow the sessions' column.
-        "goose": LOGS / "goose",
-        "droid": LOGS / "droid",
-        "claude": LOGS / "claude" / "27-asrun-backtest",
-        "opencode": LOGS / "opencode",
-    }.items():
-        shutil.copytree(source, folder / name)
-    _read_folder(p, folder)
+    # Goose's and Droid's long reasons of the sessions that cannot be replayed, in
+    # cells across the other columns, are what narrow the sessions' column.
+    copies = {"claude": LOGS / "claude" / "27-asrun-backtest", "opencode": LOGS / "opencode"}
+    _read_folder(p, tmp_path / "logs", {**_NARROWING, **copies})
     p.wait_for_selector("[data-as-run]", state="attached", timeout=60_000)
     assert p.locator("[data-replay-session]").count() >= 20
     assert p.evaluate(_CUT_PATHS) == []
@@ -175,15 +184,13 @@ def test_a_backtest_s_share_stays_whole_in_its_note_at_390_px(narrow_page: Page)
 #: hash of 32 hex digits or more in its text (a folder's UUID with its slash, kept with
 #: it) that is drawn on more than one line though it is narrower than its box (its
 #: characters' widths summed).
-_CUT_IDS = """() => [...document.querySelectorAll('[data-replay-session], [data-asrun-session]')]
+_CUT_IDS = (
+    """() => {"""
+    + _CHARS_OF
+    + """
+  return [...document.querySelectorAll('[data-replay-session], [data-asrun-session]')]
   .flatMap(b => {
-  const chars = []; const walk = document.createTreeWalker(b, NodeFilter.SHOW_TEXT);
-  for (let n = walk.nextNode(); n; n = walk.nextNode())
-    for (let i = 0; i < n.data.length; i++) {
-      const r = document.createRange(); r.setStart(n, i); r.setEnd(n, i + 1);
-      const box = [...r.getClientRects()].find(x => x.width > 0);
-      chars.push([n.data[i], box ? Math.round(box.bottom) : null, box ? box.width : 0]);
-    }
+  const chars = charsOf(b);
   const text = chars.map(c => c[0]).join('');
   const room = b.getBoundingClientRect().width;
   const ids = new RegExp('[0-9a-f]{8}(-[0-9a-f]{4}){3}-[0-9a-f]{12}/?' +
@@ -196,7 +203,8 @@ _CUT_IDS = """() => [...document.querySelectorAll('[data-replay-session], [data-
     if (lines.size > 1 && width < room) out.push(m[0]);
   }
   return out;
-})"""
+}); }"""
+)
 
 
 @pytest.mark.parametrize("width", [1440, 390])
@@ -210,17 +218,13 @@ def test_a_sessions_uuid_timestamp_and_hash_are_not_cut_where_they_fit(
     its first 8 digits and "…", the whole path the button's title."""
     page.page.set_viewport_size({"width": width, "height": 900})
     p = page.open().page
-    folder = tmp_path / "logs"
-    for name, source in {
-        "goose": LOGS / "goose",
-        "droid": LOGS / "droid",
+    copies = {
         "codex": LOGS / "codex" / "compaction",
         "gemini": LOGS / "gemini" / "jsonl",
         "kimi": LOGS / "kimi" / "code",
         "pi": LOGS / "pi",
-    }.items():
-        shutil.copytree(source, folder / name)
-    _read_folder(p, folder)
+    }
+    _read_folder(p, tmp_path / "logs", {**_NARROWING, **copies})
     p.wait_for_selector("[data-as-run]", state="attached", timeout=60_000)
     rollout = p.locator("[data-replay-session]", has_text="rollout-2025-11-02T09-00-00")
     rollout.first.click()
