@@ -470,3 +470,19 @@ def test_a_gemini_project_hash_is_shortened_in_the_table_its_path_the_title() ->
     assert shown(button.group(2)) == full.replace("0f" * 32, "0f0f0f0f…")
     assert '<span class="nb">019a1000-4444-7000-8000-000000000004<wbr>.jsonl</span>' in table
     assert '<span class="nb">2025-11-02T09-00-00-</span>' in table
+
+
+def test_a_file_not_read_breaks_its_path_as_a_sessions() -> None:
+    """The eighteenth walk (390 px): the line naming Kimi's ``state.json``, not read
+    beside its wire, broke inside the session folder's UUID
+    ("…/session_9a9a9a9|a-0000-4000-…"); it breaks after a slash, its UUID whole where it
+    fits, as a session's path in the table. Its text is unchanged."""
+    from tests.helpers import folder_files, shown  # noqa: PLC0415
+
+    files = folder_files(ROOT / "tests" / "fixtures" / "logs" / "kimi" / "code")
+    log = render_replay(_imported(_log_source("en"), files)).html["replay-log"]
+    item = re.search(r'<ul class="not-read"><li>(.*?)</li>', log)
+    assert item is not None
+    path = "sessions/wd_0f0f0f0f/session_9a9a9a9a-0000-4000-8000-000000000001/state.json"
+    assert shown(item.group(1)).startswith(path)
+    assert '<span class="nb">9a9a9a9a-0000-4000-8000-000000000001/</span>' in item.group(1)

@@ -267,7 +267,9 @@ def _not_read(files: tuple[tuple[str, str], ...], lang: str) -> Markup:
         else:
             more = format_int(len(paths) - 1)
             said = t("replay.logs.not-read-group-more", lang, first=paths[0], more=more, why=reason)
-        items.append(el("li", None, said))
+        # Its path breaks as a session's does (Kimi's "…/session_9a9a9a9|a-0000-…/
+        # state.json" broke inside its UUID at 390 px, the eighteenth walk).
+        items.append(el("li", None, breaks(said, "/")))
     return el(
         "div",
         {"class": "note-small", "data-not-read": len(files)},
