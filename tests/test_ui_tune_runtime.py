@@ -449,3 +449,6 @@ def test_tunes_backtest_notes_keep_a_sessions_ids_whole_where_they_fit() -> None
     assert '<span class="nb">9a9a9a9a-0000-4000-8000-000000000001/</span>' in untrusted.group(1)
     assert "rollout-2025-11-02T09-00-00-019a1000-" in shown(off.group(1))
     assert '<span class="nb">2025-11-02T09-00-00-</span>' in off.group(1)
+    # The colon after the last path stays with its ".jsonl" (a line began with ":" at
+    # 390 px in Chinese).
+    assert "000000000004<wbr>.jsonl:</span>" in off.group(1)

@@ -202,11 +202,13 @@ _SLASH = re.compile(r"(?<=/)(?=[^\s/])")
 #: Kimi's ``session_<uuid>`` folders broke inside their UUID ("…-4444-7000-|8000-…",
 #: 1,440 px, the seventeenth walk's leftover); each is an inline block (``span.nb``),
 #: broken inside only where it fits on no line, and then first before the extensions
-#: (a ``<wbr>``). A timestamp's seconds and milliseconds never take the digits of a
-#: hex id after them (Gemini CLI's ``session-2025-11-24T12-00-33333333.jsonl``).
+#: (a ``<wbr>``); a colon or a closing mark after it is kept in it (a line broke between
+#: a Tune note's ".jsonl" and its ":" at 390 px). A timestamp's seconds and
+#: milliseconds never take the digits of a hex id after them (Gemini CLI's
+#: ``session-2025-11-24T12-00-33333333.jsonl``).
 _ID = re.compile(
     r"(?<![0-9A-Fa-f])([0-9A-Fa-f]{8}(?:-[0-9A-Fa-f]{4}){3}-[0-9A-Fa-f]{12})"
-    r"((?:\.[A-Za-z]+)*/?)(?![0-9A-Za-z])"
+    r"((?:\.[A-Za-z]+)*/?(?![0-9A-Za-z])[:;,)\]、，：；）]*)"
     r"|(?<![0-9])[0-9]{4}-[0-9]{2}-[0-9]{2}T[0-9]{2}[-:][0-9]{2}"
     r"(?:[-:][0-9]{2}(?![0-9A-Za-z]))?(?:[-.][0-9]{3}Z|Z)?(?![0-9A-Za-z])[-_]?"
 )
