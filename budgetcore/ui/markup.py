@@ -195,6 +195,10 @@ _NAME = re.compile(r"(?<![A-Za-z0-9_])[A-Za-z0-9]+(?:_[A-Za-z0-9]+)+(?![A-Za-z0-
 #: A path's slash before more of it: a break allowed after it (a session's path broke
 #: inside its file's id at 1,440 px, "session|s.db#20260816_1").
 _SLASH = re.compile(r"(?<=/)(?=[^\s/])")
+#: A dotted name's dot before a letter: a break allowed after it (Gemini CLI's
+#: ``model.compressionThreshold`` broke as "compressionThres|hold" in the export's
+#: table at 390 px, the eighteenth walk).
+_DOT = re.compile(r"(?<=[A-Za-z0-9_]\.)(?=[A-Za-z])")
 #: In a path, an id a line keeps whole where it holds it: a UUID with the file's
 #: extensions and a folder's slash after it, and a timestamp with its separator after
 #: it. Codex's rollout names (``rollout-<timestamp>-<uuid>.jsonl``, openai/codex
@@ -233,7 +237,8 @@ def breaks(html: object, after: str = "") -> Markup:
     broken (a ``span.nw``: no wrap; one alone in its element is left to that element's
     rule), and, by
     ``after``, a break allowed after a path's slashes (``"/"``, ``<wbr>``; its UUIDs
-    and timestamps each an inline block ``span.nb``, kept whole) or a name's
+    and timestamps each an inline block ``span.nb``, kept whole), a dotted name's dots
+    (``"."``) or a name's
     underscores (``"_"``, the name an inline block ``span.nb``), so that
     ``overflow-wrap: anywhere`` cuts a word only where it has no such point. Only text
     between tags changes; the text content stays the same.
@@ -246,6 +251,8 @@ def breaks(html: object, after: str = "") -> Markup:
     '<b title="a/b">x/<wbr>y <span class="nw">$1</span></b>'
     >>> breaks(join((el("pre", None, "a_b = $1"), " a_b")), "_")
     '<pre>a_b = $1</pre> <span class="nb">a_<wbr>b</span>'
+    >>> breaks("model.compressionThreshold", ".")
+    'model.<wbr>compressionThreshold'
     >>> breaks("rollout-2025-11-02T09-00-00-019a1000-4444-7000-8000-000000000004.jsonl", "/")
     ... # doctest: +NORMALIZE_WHITESPACE
     'rollout-<span class="nb">2025-11-02T09-00-00-</span><span
@@ -268,6 +275,8 @@ def breaks(html: object, after: str = "") -> Markup:
                 text = _ID.sub(_id, text)
         if "_" in after and "_" in text:
             text = _NAME.sub(_name, text)
+        if "." in after and "." in text:
+            text = _DOT.sub("<wbr>", text)
         # An amount alone in its element is left as it is: the element is its box (a
         # what-if's figure, a table's cell, each set whole by its own rule).
         if ("$" in text or "%" in text) and not _WHOLE.fullmatch(text):
