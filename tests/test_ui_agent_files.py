@@ -21,7 +21,7 @@ from budgetcore.messages import CATALOGUE, t
 from budgetcore.replay.logs.agents import AGENTS
 from budgetcore.ui.replay.logs import logs_html
 from budgetcore.ui.replay.state import ReplayPanel, with_logs
-from tests.helpers import picked_folder, run_cli
+from tests.helpers import picked_folder, run_cli, shown
 
 LOGS = Path(__file__).resolve().parent / "fixtures" / "logs"
 
@@ -560,14 +560,14 @@ def test_a_file_whose_sessions_another_holds_is_not_called_no_session_log(
     panel = with_logs(ReplayPanel(), picked_folder(folder))
     assert panel.log_not_read
     assert panel.log_not_read[0][0].endswith(twin)
-    page = html.unescape(str(logs_html(panel, "en", wide=True)))
+    page = shown(logs_html(panel, "en", wide=True))
     assert "not session logs" not in page
     # What the file is, said after it (the third held-out round: one sentence of two
     # guesses, "no agent writes them ..., or another file ... holds the same sessions").
     why = t(panel.log_not_read[0][1], "en")
     assert f"{panel.log_not_read[0][0]} ({why})" in page
     assert "beside it" in why or "beside them" in why
-    zh = html.unescape(str(logs_html(panel, "zh", wide=True)))
+    zh = shown(logs_html(panel, "zh", wide=True))
     assert f"{panel.log_not_read[0][0]}({t(panel.log_not_read[0][1], 'zh')})" in zh
 
 

@@ -443,3 +443,46 @@ def test_files_of_one_name_picked_together_are_refused_by_their_name(lang: str) 
     while one.importing is not None:
         one = reduce(one, JobStep("import"))
     assert one.replay.logs[0].log is not None
+
+
+def test_a_gemini_project_hash_is_shortened_in_the_table_its_path_the_title() -> None:
+    """The seventeenth walk's leftover: Gemini CLI's project folder, the SHA-256 of the
+    project's root (64 hex digits), fits on no line of the sessions' column at 390 px
+    and broke anywhere. The table shows its first 8 digits and "…", the whole path (as
+    the CLI says it) in the button's title; a Codex rollout's UUID and timestamp are
+    each kept whole where they fit (``span.nb``)."""
+    from tests.helpers import folder_files, shown  # noqa: PLC0415
+
+    logs = ROOT / "tests" / "fixtures" / "logs"
+    files = tuple(
+        (f"{agent}/{name}", data)
+        for agent, base in (
+            ("gemini", logs / "gemini" / "jsonl"),
+            ("codex", logs / "codex" / "compaction"),
+        )
+        for name, data in folder_files(base)
+    )
+    table = render_replay(_imported(_log_source("en"), files)).html["replay-log"]
+    full = "gemini/tmp/" + "0f" * 32 + "/chats/session-2025-11-24T12-00-33333333.jsonl"
+    button = re.search(r"<button [^>]*title=\"([^\"]*)\"[^>]*>(.*?)</button>", table)
+    assert button is not None
+    assert button.group(1) == full
+    assert shown(button.group(2)) == full.replace("0f" * 32, "0f0f0f0f…")
+    assert '<span class="nb">019a1000-4444-7000-8000-000000000004<wbr>.jsonl</span>' in table
+    assert '<span class="nb">2025-11-02T09-00-00-</span>' in table
+
+
+def test_a_file_not_read_breaks_its_path_as_a_sessions() -> None:
+    """The eighteenth walk (390 px): the line naming Kimi's ``state.json``, not read
+    beside its wire, broke inside the session folder's UUID
+    ("…/session_9a9a9a9|a-0000-4000-…"); it breaks after a slash, its UUID whole where it
+    fits, as a session's path in the table. Its text is unchanged."""
+    from tests.helpers import folder_files, shown  # noqa: PLC0415
+
+    files = folder_files(ROOT / "tests" / "fixtures" / "logs" / "kimi" / "code")
+    log = render_replay(_imported(_log_source("en"), files)).html["replay-log"]
+    item = re.search(r'<ul class="not-read"><li>(.*?)</li>', log)
+    assert item is not None
+    path = "sessions/wd_0f0f0f0f/session_9a9a9a9a-0000-4000-8000-000000000001/state.json"
+    assert shown(item.group(1)).startswith(path)
+    assert '<span class="nb">9a9a9a9a-0000-4000-8000-000000000001/</span>' in item.group(1)

@@ -38,6 +38,7 @@ from budgetcore.ui.main.view.screen import render
 from budgetcore.ui.model import PageState
 from budgetcore.ui.update import initial_state, reduce
 from tests.helpers import run_cli
+from tests.helpers import shown as shown_text
 
 ROOT = Path(__file__).resolve().parent.parent
 CODEX = "gpt-5-codex"  # LiteLLM: I 272,000, O 128,000
@@ -71,7 +72,8 @@ def test_the_knobs_take_the_runtimes_names_and_units_the_plan_stays() -> None:
     html = str(table)
     k_row = re.search(r'data-runtime-row="k">(.*?)</tr>', html)
     assert k_row is not None
-    assert "<code>compaction.reserveTokens</code>" in k_row.group(1)
+    # A break allowed after the dot (ui.markup.breaks), the name's text unchanged.
+    assert "<code>compaction.<wbr>reserveTokens</code>" in k_row.group(1)
     assert f"<code>{272_000 - 120_000 + 1}</code>" in k_row.group(1)  # W − K + 1
     assert "compacts at T ≥ 120,000" in k_row.group(1)
     s_row = re.search(r'data-runtime-row="s">(.*?)</tr>', html)
@@ -85,7 +87,7 @@ def test_the_knobs_take_the_runtimes_names_and_units_the_plan_stays() -> None:
 
 def test_codex_names_s_as_not_settable() -> None:
     html = str(render_export(page("codex"))[1])
-    assert "<code>model_auto_compact_token_limit</code>" in html
+    assert "model_auto_compact_token_limit" in shown_text(html)
     assert "<code>120000</code>" in html
     assert "not settable in Codex CLI" in html
 
@@ -547,7 +549,10 @@ def test_the_k_row_names_the_knob_that_sets_k_first(runtime: str, knob: str, val
     # stacked lists in two cells lost their alignment).
     html = str(render_export(page(runtime))[1])
     rows = re.findall(r'<tr data-runtime-row="k">(.*?)</tr>', html)
-    pairs = [re.findall(r"<td[^>]*><code>([^<]*)</code></td>", row) for row in rows]
+    pairs = [
+        [shown_text(x) for x in re.findall(r"<td[^>]*><code>(.*?)</code></td>", row)]
+        for row in rows
+    ]
     assert all(len(pair) == 2 for pair in pairs), rows
     settings = dict(pairs)
     assert pairs[0][0] == knob
@@ -1266,3 +1271,19 @@ def test_the_first_screen_line_names_the_tune_panel_as_the_chinese_page_does(
     line = render(page(runtime, lang="zh")).text["runtime-effect"]
     assert "Tune" not in line
     assert t("nav.tune", "zh") in line
+
+
+@pytest.mark.parametrize("runtime", ["gemini-cli", "kimi-cli"])
+def test_a_settings_long_name_breaks_after_a_dot_or_an_underscore(runtime: str) -> None:
+    """The eighteenth walk (390 px, Chinese): the export's table set Gemini CLI's
+    ``model.compressionThreshold`` as "model.compressionThres" over "hold", cut
+    mid-word; a dotted or snake_case name may now break after a dot or an underscore
+    (``ui.markup.breaks``), its text unchanged."""
+    _body, table = render_export(page(runtime, "zh"))
+    k_row = re.search(r'data-runtime-row="k">(.*?)</tr>', str(table))
+    assert k_row is not None
+    code = re.search(r"<code>(.*?)</code>", k_row.group(1))
+    assert code is not None
+    name = {"gemini-cli": "model.compressionThreshold", "kimi-cli": "loop_control."}[runtime]
+    assert shown_text(code.group(1)).startswith(name)
+    assert "<wbr>" in code.group(1)

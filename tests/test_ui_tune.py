@@ -48,6 +48,7 @@ from budgetcore.ui.tune.state import (
 )
 from budgetcore.ui.tune.view import render_tune
 from budgetcore.ui.update import initial_state, reduce
+from tests.helpers import shown as shown_text
 
 
 def _open(turns: str = "40", **texts: str) -> PageState:
@@ -225,7 +226,7 @@ def test_every_cell_is_a_focusable_button_with_its_exact_value() -> None:
     assert maps.count("What this must not be read as") == len(MEASURES)
     # Hover or focus shows every exact value of the point.
     focused = reduce(state, TunePointFocused(5))
-    text = render_tune(focused).text["tune-point"]
+    text = shown_text(render_tune(focused).html["tune-point"])
     # Quality beside cost (issue 37): the point's generations and compression, and a
     # map of the generations, one cell per point, each the grid's exact count.
     assert f"{g.generations(5):,} summary generations" in text
@@ -254,7 +255,9 @@ def test_every_cell_is_a_focusable_button_with_its_exact_value() -> None:
     # (a redraw that moves the maps under a still pointer must not steal the tab stop).
     hovered = reduce(focused, TunePointFocused(7, hover=True))
     k7, s7 = g.point(7)
-    assert render_tune(hovered).text["tune-point"].startswith(f"K {k7:,} tokens, S {s7:,} tokens")
+    assert shown_text(render_tune(hovered).html["tune-point"]).startswith(
+        f"K {k7:,} tokens, S {s7:,} tokens"
+    )
     assert render_tune(hovered).focus == 5
     assert render_tune(reduce(hovered, TunePointFocused(9))).focus == 9
 
@@ -533,7 +536,7 @@ def test_a_points_values_count_one_in_the_singular(lang: str) -> None:
     assert single  # the grid has points of one run or one generation, or this tests nothing
     ones = 0
     for i in [*single[:8], 0, g.points - 1]:
-        text = render_tune(reduce(state, TunePointFocused(i))).text["tune-point"]
+        text = shown_text(render_tune(reduce(state, TunePointFocused(i))).html["tune-point"])
         counts = [(c[column][i], said) for column, said in phrases.items()]
         gens = g.generations(i)
         counts.append((gens, ("{n} summary generation", "{n} summary generations", "摘要代数 {n}")))

@@ -320,7 +320,7 @@ def test_a_focused_points_text_gives_its_what_if_and_change() -> None:
     job = state.tune.job
     assert job is not None
     assert job.point_costs is not None
-    text = render_tune(reduce(state, TunePointFocused(3))).text["tune-point"]
+    text = shown(render_tune(reduce(state, TunePointFocused(3))).html["tune-point"])
     c = job.point_costs[3]
     assert c.modelled is not None
     assert c.delta is not None
@@ -502,7 +502,7 @@ def test_each_session_named_off_by_more_than_5_percent_gives_its_own_error(lang:
     assert len(off) == 1 < len(runs)
     choice = html.unescape(render_tune(state).html["tune-choice"])
     note = choice[choice.index("data-backtest-off") :]
-    note = note[: note.index("</p>")]
+    note = shown(note[: note.index("</p>")].partition(">")[2])
     own = ratio_text(runs[off[0]].ratio)
     assert own == "+6.3 %"
     assert off[0] in note
@@ -547,7 +547,7 @@ def test_a_points_text_over_a_log_gives_one_cost_its_what_if(lang: str) -> None:
         assert c.delta is not None
         engine = _cost_amount(g, g.cost_units(i), lang)
         assert format_money(c.modelled) not in engine
-        text = render_tune(reduce(state, TunePointFocused(i))).text["tune-point"]
+        text = shown(render_tune(reduce(state, TunePointFocused(i))).html["tune-point"])
         assert engine not in text
         assert t("tune.point", lang).split(":")[0].split("{")[0] in text
         assert text.endswith(
@@ -577,7 +577,7 @@ def test_a_points_text_keeps_the_grids_cost_when_no_what_if_is_known(tmp_path: P
     assert job.point_costs is not None
     assert all(c.modelled is None for c in job.point_costs)
     g = result.grid
-    text = render_tune(reduce(state, TunePointFocused(3))).text["tune-point"]
+    text = shown(render_tune(reduce(state, TunePointFocused(3))).html["tune-point"])
     assert _cost_amount(g, g.cost_units(3), "en") in text
     assert text.endswith(t("tune.delta.unknown", "en"))
 

@@ -148,9 +148,9 @@ def test_pis_knob_moves_k_and_s_together_and_the_rest_is_no_setting() -> None:
     assert {int(i) for i in grey} == skip
     assert none in cost
     # A point's text names its knob value, or says it is none.
-    on = render_tune(reduce(state, TunePointFocused(result.choice.index))).text["tune-point"]
+    on = shown(render_tune(reduce(state, TunePointFocused(result.choice.index))).html["tune-point"])
     assert on.startswith("compaction.reserveTokens = ")
-    off = render_tune(reduce(state, TunePointFocused(min(skip)))).text["tune-point"]
+    off = shown(render_tune(reduce(state, TunePointFocused(min(skip)))).html["tune-point"])
     assert off.startswith(t("tune.not-a-setting", "en", runtime="pi"))
 
 
@@ -396,3 +396,59 @@ def test_the_export_sentence_may_break_before_the_grids_knob_in_chinese(runtime:
     knob = result.runtime.knob.name
     assert f"; {knob} = " in said
     assert re.search(r"[\u4e00-\u9fff];\S", said) is None
+
+
+@pytest.mark.parametrize("lang", ["en", "zh"])
+def test_the_tapped_points_amounts_and_knob_name_break_where_a_reader_expects(lang: str) -> None:
+    """The seventeenth walk's leftover: the line under Tune's maps that a tapped or
+    focused cell fills ("CLAUDE_AUTOCOMPACT_PCT_OVERRIDE = …: K …; what-if $…, −$… from
+    the as-run model") was plain text, its amounts free to break after their sign and
+    the knob's name mid-word, where every other Tune sentence goes through
+    ``ui.markup.breaks``. Its text is unchanged."""
+    state = tune_done(_loaded(CLAUDE, "claude-code", lang))
+    result = state.tune.result
+    assert result is not None
+    assert result.choice is not None
+    knob = "CLAUDE_AUTOCOMPACT_PCT_OVERRIDE"
+    for i in (result.choice.index, 0):
+        point = render_tune(reduce(state, TunePointFocused(i))).html["tune-point"]
+        said = shown(point)
+        assert said.startswith(f"{knob} = ") or said.startswith(
+            t("tune.not-a-setting", lang, runtime="Claude Code")
+        )
+        amounts = re.findall(r"[−+]?\$[0-9][0-9,]*(?:\.[0-9]+)?", said)
+        assert amounts  # its what-if and the change from the as-run model
+        for amount in amounts:
+            assert f'<span class="nw">{amount}</span>' in point
+        if said.startswith(knob):
+            assert '<span class="nb">CLAUDE_<wbr>AUTOCOMPACT_<wbr>' in point
+    hint = render_tune(state).html["tune-point"]
+    assert shown(hint) == t("tune.point-hint", lang)
+
+
+def test_tunes_backtest_notes_keep_a_sessions_ids_whole_where_they_fit() -> None:
+    """The eighteenth walk (390 px): Tune's notes that name the sessions whose backtest
+    is no baseline ("…/session_9a9a9a9a-0000-4000-8000-|000000000001/agents/…", Kimi's;
+    "…rollout-…-019a1000-4444-|7000-…", Codex's) were plain text, their paths broken
+    anywhere, where the replay's table keeps each UUID and timestamp whole where it fits
+    (``ui.markup.breaks``). Their text is unchanged."""
+    state = reduce(reduce(initial_state(), ReplayToggled(True)), ReplaySourceChosen("log"))
+    files = tuple(
+        (f"{agent}/{name}", data)
+        for agent, fixture in (("kimi", "kimi/code"), ("codex", CODEX))
+        for name, data in folder_files(LOGS / fixture)
+    )
+    state = reduce(state, ReplayLogsLoaded(files))
+    state = tune_done(reduce(reduce(state, ExportRuntimeChosen("codex")), TuneToggled(True)))
+    choice = render_tune(state).html["tune-choice"]
+    untrusted = re.search(r"<p [^>]*data-baseline-untrusted[^>]*>(.*?)</p>", choice)
+    off = re.search(r"<p [^>]*data-backtest-off[^>]*>(.*?)</p>", choice)
+    assert untrusted is not None
+    assert off is not None
+    assert "session_9a9a9a9a-0000-4000-8000-000000000001/agents" in shown(untrusted.group(1))
+    assert '<span class="nb">9a9a9a9a-0000-4000-8000-000000000001/</span>' in untrusted.group(1)
+    assert "rollout-2025-11-02T09-00-00-019a1000-" in shown(off.group(1))
+    assert '<span class="nb">2025-11-02T09-00-00-</span>' in off.group(1)
+    # The colon after the last path stays with its ".jsonl" (a line began with ":" at
+    # 390 px in Chinese).
+    assert "000000000004<wbr>.jsonl:</span>" in off.group(1)

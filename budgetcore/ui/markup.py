@@ -195,6 +195,36 @@ _NAME = re.compile(r"(?<![A-Za-z0-9_])[A-Za-z0-9]+(?:_[A-Za-z0-9]+)+(?![A-Za-z0-
 #: A path's slash before more of it: a break allowed after it (a session's path broke
 #: inside its file's id at 1,440 px, "session|s.db#20260816_1").
 _SLASH = re.compile(r"(?<=/)(?=[^\s/])")
+#: A dotted name's dot before a letter: a break allowed after it (Gemini CLI's
+#: ``model.compressionThreshold`` broke as "compressionThres|hold" in the export's
+#: table at 390 px, the eighteenth walk).
+_DOT = re.compile(r"(?<=[A-Za-z0-9_]\.)(?=[A-Za-z])")
+#: In a path, an id a line keeps whole where it holds it: a UUID with the file's
+#: extensions and a folder's slash after it, and a timestamp with its separator after
+#: it. Codex's rollout names (``rollout-<timestamp>-<uuid>.jsonl``, openai/codex
+#: ``codex-rs/core/src/rollout/recorder.rs``), pi's ``<timestamp>_<uuid>.jsonl`` and
+#: Kimi's ``session_<uuid>`` folders broke inside their UUID ("…-4444-7000-|8000-…",
+#: 1,440 px, the seventeenth walk's leftover); each is an inline block (``span.nb``),
+#: broken inside only where it fits on no line, and then first before the extensions
+#: (a ``<wbr>``); a colon or a closing mark after it is kept in it (a line broke between
+#: a Tune note's ".jsonl" and its ":" at 390 px). A timestamp's seconds and
+#: milliseconds never take the digits of a hex id after them (Gemini CLI's
+#: ``session-2025-11-24T12-00-33333333.jsonl``).
+_ID = re.compile(
+    r"(?<![0-9A-Fa-f])([0-9A-Fa-f]{8}(?:-[0-9A-Fa-f]{4}){3}-[0-9A-Fa-f]{12})"
+    r"((?:\.[A-Za-z]+)*/?(?![0-9A-Za-z])[:;,)\]、，：；）]*)"
+    r"|(?<![0-9])[0-9]{4}-[0-9]{2}-[0-9]{2}T[0-9]{2}[-:][0-9]{2}"
+    r"(?:[-:][0-9]{2}(?![0-9A-Za-z]))?(?:[-.][0-9]{3}Z|Z)?(?![0-9A-Za-z])[-_]?"
+)
+
+
+def _id(match: re.Match[str]) -> str:
+    uuid, rest = match.group(1, 2)
+    if uuid is None:  # a timestamp
+        return f'<span class="nb">{match.group()}</span>'
+    # Before a file's extensions, not before a folder's slash.
+    wbr = "<wbr>" if rest.startswith(".") else ""
+    return f'<span class="nb">{uuid}{wbr}{rest}</span>'
 
 
 def _name(match: re.Match[str]) -> str:
@@ -206,7 +236,9 @@ def breaks(html: object, after: str = "") -> Markup:
     reader expects them: a dollar amount or a share ("+10.5 %") in a sentence never
     broken (a ``span.nw``: no wrap; one alone in its element is left to that element's
     rule), and, by
-    ``after``, a break allowed after a path's slashes (``"/"``, ``<wbr>``) or a name's
+    ``after``, a break allowed after a path's slashes (``"/"``, ``<wbr>``; its UUIDs
+    and timestamps each an inline block ``span.nb``, kept whole), a dotted name's dots
+    (``"."``) or a name's
     underscores (``"_"``, the name an inline block ``span.nb``), so that
     ``overflow-wrap: anywhere`` cuts a word only where it has no such point. Only text
     between tags changes; the text content stays the same.
@@ -219,6 +251,12 @@ def breaks(html: object, after: str = "") -> Markup:
     '<b title="a/b">x/<wbr>y <span class="nw">$1</span></b>'
     >>> breaks(join((el("pre", None, "a_b = $1"), " a_b")), "_")
     '<pre>a_b = $1</pre> <span class="nb">a_<wbr>b</span>'
+    >>> breaks("model.compressionThreshold", ".")
+    'model.<wbr>compressionThreshold'
+    >>> breaks("rollout-2025-11-02T09-00-00-019a1000-4444-7000-8000-000000000004.jsonl", "/")
+    ... # doctest: +NORMALIZE_WHITESPACE
+    'rollout-<span class="nb">2025-11-02T09-00-00-</span><span
+    class="nb">019a1000-4444-7000-8000-000000000004<wbr>.jsonl</span>'
     """
     parts = _TAG.split(esc(html))
     pre = False
@@ -230,10 +268,15 @@ def breaks(html: object, after: str = "") -> Markup:
             continue  # a file's text (an export) sets its own lines; copied as it is
         text = parts[i]
         # Before the money's spans, whose closing tags hold a slash.
-        if "/" in after and "/" in text:
-            text = _SLASH.sub("<wbr>", text)
+        if "/" in after:
+            if "/" in text:
+                text = _SLASH.sub("<wbr>", text)
+            if "-" in text:
+                text = _ID.sub(_id, text)
         if "_" in after and "_" in text:
             text = _NAME.sub(_name, text)
+        if "." in after and "." in text:
+            text = _DOT.sub("<wbr>", text)
         # An amount alone in its element is left as it is: the element is its box (a
         # what-if's figure, a table's cell, each set whole by its own rule).
         if ("$" in text or "%" in text) and not _WHOLE.fullmatch(text):

@@ -5,7 +5,6 @@ never inside its file's id, and the as-run line's notes at a note's size."""
 
 from __future__ import annotations
 
-import shutil
 from pathlib import Path
 
 import pytest
@@ -16,6 +15,9 @@ from tests.browser.conftest import read_folder as _read_folder
 pytestmark = pytest.mark.browser
 
 LOGS = Path(__file__).resolve().parents[1] / "fixtures" / "logs"
+#: Agents whose sessions' long reasons (they cannot be replayed) narrow the sessions'
+#: column at 1,440 px.
+_NARROWING = {"goose": LOGS / "goose", "droid": LOGS / "droid"}
 
 #: Each dollar amount ("−$0.2978285"), share ("+10.5 %") and word of capitals of a
 #: name ("OVERRIDE" of CLAUDE_AUTOCOMPACT_PCT_OVERRIDE) that a line break cuts: its text
@@ -76,20 +78,33 @@ def test_tunes_amounts_and_knob_names_break_where_a_reader_expects_at_390_px(
     assert not page.errors
 
 
+#: Each character of an element's text: [the character, the bottom of its box (its
+#: line), its width], null and 0 where it is not drawn.
+_CHARS_OF = """
+  const charsOf = b => {
+    const chars = []; const walk = document.createTreeWalker(b, NodeFilter.SHOW_TEXT);
+    for (let n = walk.nextNode(); n; n = walk.nextNode())
+      for (let i = 0; i < n.data.length; i++) {
+        const r = document.createRange(); r.setStart(n, i); r.setEnd(n, i + 1);
+        const box = [...r.getClientRects()].find(x => x.width > 0);
+        chars.push([n.data[i], box ? Math.round(box.bottom) : null, box ? box.width : 0]);
+      }
+    return chars;
+  };"""
+
+
 #: For each session's button in the table, where its lines break: the text around a
-#: break that is not after a slash, a database's "#" or a hyphen (a word cut,
-#: "session|s.db"), and its last part (the file, the id in its name; a database's
-#: session id) cut by any break where it has 40
+#: break that is not after a slash, a database's "#" or a hyphen, nor before a file's
+#: extension after its UUID (a word cut, "session|s.db"), and its last part (the file,
+#: the id in its name; a database's session id) cut by any break where it has 40
 #: characters or fewer (about 330 px in the button's bold face: Codex's 70-character
 #: rollout name fits on no line of the column and must break inside).
-_CUT_PATHS = """() => [...document.querySelectorAll('[data-replay-session]')].flatMap(b => {
-  const chars = []; const walk = document.createTreeWalker(b, NodeFilter.SHOW_TEXT);
-  for (let n = walk.nextNode(); n; n = walk.nextNode())
-    for (let i = 0; i < n.data.length; i++) {
-      const r = document.createRange(); r.setStart(n, i); r.setEnd(n, i + 1);
-      const box = [...r.getClientRects()].find(x => x.width > 0);
-      chars.push([n.data[i], box ? Math.round(box.bottom) : null]);
-    }
+_CUT_PATHS = (
+    """() => {"""
+    + _CHARS_OF
+    + """
+  return [...document.querySelectorAll('[data-replay-session]')].flatMap(b => {
+  const chars = charsOf(b);
   const text = chars.map(c => c[0]).join('');
   const last = Math.max(text.lastIndexOf('/'), text.lastIndexOf('#')) + 1;
   const out = [];
@@ -97,11 +112,13 @@ _CUT_PATHS = """() => [...document.querySelectorAll('[data-replay-session]')].fl
     if (chars[i][1] === null || chars[i - 1][1] === null || chars[i][1] === chars[i - 1][1])
       continue;
     const around = text.slice(Math.max(0, i - 12), i) + '|' + text.slice(i, i + 12);
-    if (!'/#-'.includes(text[i - 1])) out.push(around);
+    const extension = text[i] === '.' && /-[0-9a-f]{12}$/.test(text.slice(0, i));
+    if (!'/#-'.includes(text[i - 1]) && !extension) out.push(around);
     else if (i > last && text.length - last <= 40) out.push(around);
   }
   return out;
-})"""
+}); }"""
+)
 
 
 @pytest.mark.parametrize("width", [1440, 390])
@@ -114,17 +131,10 @@ def test_a_session_s_path_breaks_after_a_slash_not_inside_its_id(
     could break after a slash before it; at 390 px, "opencode.d|b#ses_…"."""
     page.page.set_viewport_size({"width": width, "height": 900})
     p = page.open().page
-    folder = tmp_path / "logs"
-    for name, source in {
-        # Goose's and Droid's long reasons of the sessions that cannot be replayed,
-        # in cells across the other columns, are what narrow the sessions' column.
-        "goose": LOGS / "goose",
-        "droid": LOGS / "droid",
-        "claude": LOGS / "claude" / "27-asrun-backtest",
-        "opencode": LOGS / "opencode",
-    }.items():
-        shutil.copytree(source, folder / name)
-    _read_folder(p, folder)
+    # Goose's and Droid's long reasons of the sessions that cannot be replayed, in
+    # cells across the other columns, are what narrow the sessions' column.
+    copies = {"claude": LOGS / "claude" / "27-asrun-backtest", "opencode": LOGS / "opencode"}
+    _read_folder(p, tmp_path / "logs", {**_NARROWING, **copies})
     p.wait_for_selector("[data-as-run]", state="attached", timeout=60_000)
     assert p.locator("[data-replay-session]").count() >= 20
     assert p.evaluate(_CUT_PATHS) == []
@@ -166,5 +176,65 @@ def test_a_backtest_s_share_stays_whole_in_its_note_at_390_px(narrow_page: Page)
     p.wait_for_selector("[data-what-if] .rp-whatif-delta", state="attached", timeout=60_000)
     assert "+10.5 %" in page.text("[data-as-run]")
     assert p.evaluate(_CUT) == []
+    page.assert_no_internal_error()
+    assert not page.errors
+
+
+#: For each session's button and the backtest's session note: each UUID, timestamp or
+#: hash of 32 hex digits or more in its text (a folder's UUID with its slash, kept with
+#: it) that is drawn on more than one line though it is narrower than its box (its
+#: characters' widths summed).
+_CUT_IDS = (
+    """() => {"""
+    + _CHARS_OF
+    + """
+  return [...document.querySelectorAll('[data-replay-session], [data-asrun-session]')]
+  .flatMap(b => {
+  const chars = charsOf(b);
+  const text = chars.map(c => c[0]).join('');
+  const room = b.getBoundingClientRect().width;
+  const ids = new RegExp('[0-9a-f]{8}(-[0-9a-f]{4}){3}-[0-9a-f]{12}/?' +
+    '|[0-9]{4}-[0-9]{2}-[0-9]{2}T[0-9-]{5,8}|[0-9a-f]{32,}', 'g');
+  const out = [];
+  for (const m of text.matchAll(ids)) {
+    const run = chars.slice(m.index, m.index + m[0].length);
+    const lines = new Set(run.map(c => c[1]).filter(x => x !== null));
+    const width = run.reduce((sum, c) => sum + c[2], 0);
+    if (lines.size > 1 && width < room) out.push(m[0]);
+  }
+  return out;
+}); }"""
+)
+
+
+@pytest.mark.parametrize("width", [1440, 390])
+def test_a_sessions_uuid_timestamp_and_hash_are_not_cut_where_they_fit(
+    page: Page, tmp_path: Path, width: int
+) -> None:
+    """The seventeenth walk's leftover: Codex's 70-character rollout names broke inside
+    their UUID ("…-4444-7000-|8000-…" at 1,440 px beside Goose's and Droid's long
+    reasons), Kimi's ``session_<uuid>`` folders too, and Gemini CLI's 64-digit project
+    hash anywhere. Now each UUID and timestamp is whole where it fits, and the hash is
+    its first 8 digits and "…", the whole path the button's title."""
+    page.page.set_viewport_size({"width": width, "height": 900})
+    p = page.open().page
+    copies = {
+        "codex": LOGS / "codex" / "compaction",
+        "gemini": LOGS / "gemini" / "jsonl",
+        "kimi": LOGS / "kimi" / "code",
+        "pi": LOGS / "pi",
+    }
+    _read_folder(p, tmp_path / "logs", {**_NARROWING, **copies})
+    p.wait_for_selector("[data-as-run]", state="attached", timeout=60_000)
+    rollout = p.locator("[data-replay-session]", has_text="rollout-2025-11-02T09-00-00")
+    rollout.first.click()
+    p.wait_for_selector("[data-asrun-session*=rollout]", state="attached", timeout=60_000)
+    assert p.evaluate(_CUT_IDS) == []
+    gemini = p.locator("[data-replay-session]", has_text="/chats/session-2025-11-24T12-00")
+    assert gemini.count() == 1
+    full = "logs/gemini/tmp/" + "0f" * 32 + "/chats/session-2025-11-24T12-00-33333333.jsonl"
+    assert gemini.get_attribute("title") == full
+    assert gemini.text_content() == full.replace("0f" * 32, "0f0f0f0f…")
+    assert p.evaluate("document.documentElement.scrollWidth") <= width
     page.assert_no_internal_error()
     assert not page.errors

@@ -16,7 +16,7 @@ from typing import TYPE_CHECKING, Any
 from budgetcore.errors import Problem, ScenarioError
 from budgetcore.messages import t
 from budgetcore.ui.events import ExportRuntimeChosen
-from budgetcore.ui.markup import Markup, el, join, td
+from budgetcore.ui.markup import Markup, breaks, el, join, td
 from budgetcore.ui.problems import problem_text
 from budgetcore.units import format_int
 
@@ -218,7 +218,9 @@ def _k_rows(settings: list[tuple[str, Value]], lang: str, tokens: str, cols: lis
                 "tr",
                 {"data-runtime-row": "k"},
                 *head,
-                td(cols[1], None, el("code", None, name)),
+                # A long dotted or snake_case name breaks after a dot or an
+                # underscore, never mid-word ("compressionThres|hold", 390 px).
+                td(cols[1], None, el("code", None, breaks(name, "._"))),
                 td(cols[2], None, el("code", None, _value(value))),
                 *tail,
             )

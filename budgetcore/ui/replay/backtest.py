@@ -452,7 +452,9 @@ def as_run_html(
             el(
                 "p",
                 {"class": "note-small rp-asrun-session", "data-asrun-session": session},
-                t("asrun.session", lang, name=session),
+                # Its path breaks after a slash, its ids whole where they fit (as the
+                # table's; "019a1000-4444-|7000-…" at 390 px).
+                breaks(t("asrun.session", lang, name=session), "/"),
             )
             if session
             else Markup("")

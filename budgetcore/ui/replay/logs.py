@@ -5,6 +5,7 @@ and its cost beside the modelled one. Pure: panel in, markup out.
 
 from __future__ import annotations
 
+import re
 from decimal import Decimal
 from typing import TYPE_CHECKING
 
@@ -91,14 +92,27 @@ def _total_label(panel: ReplayPanel, lang: str) -> str:
     return t("replay.logs.total-unusable", lang, n=n, bad=format_int(bad))
 
 
+#: A folder named by a hash of 40 hex digits or more: Gemini CLI's project folder under
+#: ``~/.gemini/tmp``, the SHA-256 of the project's root (google-gemini/gemini-cli
+#: ``packages/core/src/config/storage.ts``, before its short registry ids), 64
+#: characters with no place to break, which fit on no line of the sessions' column at
+#: 390 px nor at 1,440 px beside long reasons, and broke anywhere (the seventeenth
+#: walk's leftover). Shown as its first 8 digits and "…"; the whole path is the
+#: button's title, as the CLI writes it.
+_HASH = re.compile(r"(?<![^/])([0-9a-f]{8})[0-9a-f]{32,}(?=/)")
+
+
 def _session_name(name: str) -> Markup:
     """A session's path in its row, broken only after a slash, its last part (the file
     and the id in its name, or a database's session id after its ``#``) on one line
     where the cell holds it (``span.rp-id``, an inline block): at 1,440 px
     "…/sessions/session|s.db#20260816_1" and "…-8ddd-|000000002701.jsonl" broke inside
-    the id (the sixteenth walk's leftover), at 390 px "opencode.d|b#ses_…"."""
+    the id (the sixteenth walk's leftover), at 390 px "opencode.d|b#ses_…". A UUID or a
+    timestamp in it is kept whole where it fits (``ui.markup.breaks``), a folder's long
+    hash shortened (:data:`_HASH`)."""
+    name = _HASH.sub("\\1…", name)
     cut = max(name.rfind("/"), name.rfind("#")) + 1
-    last = el("span", {"class": "rp-id"}, name[cut:])
+    last = el("span", {"class": "rp-id"}, breaks(name[cut:], "/"))
     if not cut:
         return last
     return join((breaks(name[:cut], "/"), Markup("<wbr>"), last))
@@ -114,7 +128,13 @@ def _sessions_table(panel: ReplayPanel, lang: str) -> Markup:
         pressed = "true" if item is chosen else "false"
         button = el(
             "button",
-            {"type": "button", "class": "link", "data-replay-session": i, "aria-pressed": pressed},
+            {
+                "type": "button",
+                "class": "link",
+                "data-replay-session": i,
+                "aria-pressed": pressed,
+                "title": item.name if _HASH.search(item.name) else None,
+            },
             _session_name(item.name) if item.name else t("replay.logs.unnamed", lang),
         )
         if item.log is None:
@@ -247,7 +267,9 @@ def _not_read(files: tuple[tuple[str, str], ...], lang: str) -> Markup:
         else:
             more = format_int(len(paths) - 1)
             said = t("replay.logs.not-read-group-more", lang, first=paths[0], more=more, why=reason)
-        items.append(el("li", None, said))
+        # Its path breaks as a session's does (Kimi's "…/session_9a9a9a9|a-0000-…/
+        # state.json" broke inside its UUID at 390 px, the eighteenth walk).
+        items.append(el("li", None, breaks(said, "/")))
     return el(
         "div",
         {"class": "note-small", "data-not-read": len(files)},

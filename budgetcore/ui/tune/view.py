@@ -17,7 +17,7 @@ from typing import TYPE_CHECKING
 from budgetcore.errors import Problem, ScenarioError
 from budgetcore.messages import CATALOGUE, count, t
 from budgetcore.ui.drawn import reuse
-from budgetcore.ui.markup import Markup, breaks, el, join
+from budgetcore.ui.markup import Markup, breaks, el, esc, join
 from budgetcore.ui.problems import problem_text
 from budgetcore.ui.svg.axes import panel_chart_width
 from budgetcore.ui.tune.maps import (
@@ -202,8 +202,14 @@ def backtest_html(job: TuneJob, lang: str) -> Markup:
     for reason, held in by_reason.items():
         names = t("msg.item-sep", lang).join(n for n, _ in held)
         said = t("tune.sessions-named", lang, names=names) + reason if several else reason
+        # Its sessions' paths break after a slash, their ids whole where they fit, as
+        # in the replay's table ("…/session_9a9a9a9a-0000-4000-8000-|000000000001/…").
         notes.append(
-            el("p", {"class": "warn", "data-baseline-untrusted": held[0][1].served_by}, said)
+            el(
+                "p",
+                {"class": "warn", "data-baseline-untrusted": held[0][1].served_by},
+                breaks(said, "/"),
+            )
         )
     if off:
         key = (
@@ -224,7 +230,7 @@ def backtest_html(job: TuneJob, lang: str) -> Markup:
                 for name, run in off
             )
             text = t("tune.sessions-named", lang, names=names) + text
-        notes.append(el("p", {"class": "warn", "data-backtest-off": ""}, text))
+        notes.append(el("p", {"class": "warn", "data-backtest-off": ""}, breaks(text, "/")))
     return el("div", {"class": "tune-asrun"}, *notes)
 
 
@@ -700,9 +706,10 @@ def render_tune(state: PageState, before: TuneScreen | None = None) -> TuneScree
         "tune-errors": Markup(""),
         "tune-choice": Markup(""),
         "tune-maps": Markup(""),
+        "tune-point": Markup(""),
         "tune-point-use": Markup(""),
     }
-    text = {"tune-status": "", "tune-sessions": "", "tune-point": "", **_quality_hints(lang)}
+    text = {"tune-status": "", "tune-sessions": "", **_quality_hints(lang)}
     screen = TuneScreen(html, text, messages, (0, 0), -1, drawn)
     if state.stale:
         text["tune-status"] = t("tune.stale", lang)
@@ -778,9 +785,11 @@ def render_tune(state: PageState, before: TuneScreen | None = None) -> TuneScree
     if focus < 0:
         focus = result.choice.index if result.choice is not None else 0
     if shown < 0:
-        text["tune-point"] = t("tune.point-hint", lang)
+        html["tune-point"] = esc(t("tune.point-hint", lang))
     else:
-        text["tune-point"] = point_text(g, shown, lang, costs, result)
+        # Markup, not text: its amounts and the knob's name break only where a reader
+        # expects (ui.markup.breaks; "−$0.29962525" and a knob's name were plain text).
+        html["tune-point"] = breaks(point_text(g, shown, lang, costs, result), "_")
         k, s = g.point(shown)
         same = (
             state.plan.scenario.config.trigger_tokens,
