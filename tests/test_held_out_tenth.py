@@ -4,7 +4,6 @@ numbers, in the CLI and on the page's import, in both languages."""
 
 from __future__ import annotations
 
-import html
 import json
 from decimal import Decimal
 from pathlib import Path
@@ -13,7 +12,7 @@ from budgetcore.messages import t
 from budgetcore.replay.logs import reader
 from budgetcore.ui.replay.logs import logs_html
 from budgetcore.ui.replay.state import ReplayPanel, import_steps, with_imported
-from tests.helpers import run_cli
+from tests.helpers import run_cli, shown
 
 #: An OpenCode message file without its ``sessionID`` (a usage menu-bar app's Swift
 #: test writes one so, code index id 59947304856): OpenCode's ``MessageV2`` always
@@ -43,7 +42,7 @@ def _home_reasons(folder: Path, name: str, key: str) -> list[str]:
     )
     panel = _page(files)
     for lang in ("en", "zh"):
-        assert t(key, lang) in html.unescape(str(logs_html(panel, lang, wide=True)))
+        assert t(key, lang) in shown(logs_html(panel, lang, wide=True))
     return [why for _, why in panel.log_not_read]
 
 
@@ -65,7 +64,7 @@ def test_an_opencode_message_without_its_session_id_says_so(tmp_path: Path) -> N
     assert (problem.code, log.agent) == ("log-looks-like", "opencode")
     assert dict(problem.params)["missing"] == "replay.log.missing.opencode-session"
     for lang in ("en", "zh"):
-        page = html.unescape(str(logs_html(panel, lang, wide=True)))
+        page = shown(logs_html(panel, lang, wide=True))
         assert t("replay.log.missing.opencode-session", lang) in page
     # With its sessionID it is read, as before.
     path.write_text(json.dumps({**_NO_SESSION, "sessionID": "ses_a"}))
@@ -115,7 +114,7 @@ def test_copilot_spans_with_usage_and_no_operation_are_not_said_to_have_no_usage
     ]
     assert not log.costs_nothing
     for lang in ("en", "zh"):
-        page = html.unescape(str(logs_html(panel, lang, wide=True)))
+        page = shown(logs_html(panel, lang, wide=True))
         said = t("core.log-copilot-otel-no-operation", lang)
         assert said.split("{where}")[-1].split("{")[0][:30] in page
 
