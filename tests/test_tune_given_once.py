@@ -1,5 +1,5 @@
 """``tune --log``: a file given twice, or by a path and a folder holding it, is one
-session, as ``replay`` reads it once (``cli.log_paths.Given``, one rule for both). It
+session, as ``replay`` reads it once (``cli.several_logs.Given``, one rule for both). It
 was two sessions: the second billed none of its responses (the first billed them) but
 was replayed at every point again, its turns summed into each point's cost twice."""
 

@@ -319,7 +319,7 @@ def _log_runs_of(
     if not isinstance(args.log, str):  # several paths: one import (cli.log_paths)
         if args.series not in (None, "main"):
             raise ScenarioError([Problem.of("--series", args.series, "series-one-session")])
-        from budgetcore.cli.log_paths import again_note, one_import  # noqa: PLC0415
+        from budgetcore.cli.several_logs import again_note, one_import  # noqa: PLC0415
 
         got = one_import(args.log, lambda p: _open(p, "log").close())
         for line in again_note(got.again):

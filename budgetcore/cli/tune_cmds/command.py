@@ -221,7 +221,8 @@ def _tasks(
     # the responses they share (issue 40).
     # A file given twice, or by a path and a folder holding it, is one session: it was
     # two, the second billing nothing but replayed in every point's sum again.
-    from budgetcore.cli.log_paths import Given, again_note, read_once  # noqa: PLC0415
+    from budgetcore.cli.log_paths import read_once  # noqa: PLC0415
+    from budgetcore.cli.several_logs import Given, again_note  # noqa: PLC0415
 
     group = 0
     paths = args.log or ()
