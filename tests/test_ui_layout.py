@@ -177,3 +177,22 @@ def test_the_samples_tables_follow_the_plan_with_no_samples_pasted() -> None:
     html = render(state, before).html["samples-out"]
     for q, tokens in state.plan.predicted_tokens().items():
         assert f"{t(f'quantity.{q}', 'en')} {format_int(tokens)} " in html, q
+
+
+@pytest.mark.parametrize(
+    ("lang", "expected"),
+    [
+        ("zh", ["应为8,192", "应为是", "应为0", "应为否"]),
+        ("en", ["is 8,192", "is yes", "is 0", "is no"]),
+    ],
+)
+def test_an_experiment_s_expected_value_reads_as_a_phrase(lang: str, expected: list[str]) -> None:
+    """The eighteenth walk (390, ZH): a check expected "is no" read "为 否" under the
+    column "预期", a fragment; it now reads "应为否" ("should be no"), the English
+    unchanged. Experiment ``lower_s`` expects four values (its table's third column)."""
+    from budgetcore.ui.events import ExperimentRun  # noqa: PLC0415
+
+    state = reduce(reduce(initial_state(), LanguageChosen(lang)), ExperimentRun("lower_s"))
+    (table,) = _tables(str(render(state).html["experiment-result"]))
+    cells = re.findall(r'<td data-label="[^"]*">([^<]*)</td>', table)
+    assert cells[2::4][:4] == expected, cells

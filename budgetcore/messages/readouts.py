@@ -169,7 +169,7 @@ MESSAGES: dict[str, tuple[str, str]] = {
         "The current plan has the same inputs as the pinned one: edit a field to compare.",
         "当前方案与固定方案的输入相同:修改输入项即可比较。",
     ),
-    "phrase.expect-is": ("is {value}", "为 {value}"),
+    "phrase.expect-is": ("is {value}", "应为{value}"),
     "phrase.expect-changes": ("changes", "变化"),
     "phrase.expect-grows": ("grows", "增大"),
     "phrase.expect-same": ("same", "不变"),
