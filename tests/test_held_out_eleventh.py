@@ -4,16 +4,21 @@ placeholder numbers, beside ccusage 20.0.24's reading of the same lines."""
 
 from __future__ import annotations
 
+import dataclasses
+import html
 import json
 from decimal import Decimal
 from pathlib import Path
 
 import pytest
 
+from budgetcore.messages import CATALOGUE
+from budgetcore.replay.asrun import as_run
 from budgetcore.replay.logs import claude, read_sessions
 from budgetcore.replay.logs.claude_advisor import ADVISOR
 from budgetcore.replay.logs.model import ParsedLog
 from budgetcore.replay.logs.usage import measured_usage
+from budgetcore.ui.replay.logs import logs_html
 from budgetcore.ui.replay.state import ReplayPanel, with_logs
 from tests.ccusage import run_ccusage
 from tests.helpers import picked_folder, run_cli
@@ -184,3 +189,25 @@ def test_the_page_bills_the_advisor_calls_as_the_cli(tmp_path: Path) -> None:
     (loaded,) = panel.logs
     assert loaded.measured is not None
     assert loaded.measured.as_dict() == _measured(tmp_path / "cli", _line())
+
+
+def test_the_backtest_bills_the_advisor_calls_as_logged(monkeypatch: pytest.MonkeyPatch) -> None:
+    """No cache rule of ours models another model's reads of the conversation: the
+    advisor series is billed as logged, so the backtest's modelled cost is the
+    measured one here (it modelled 91,677 cache writes, ratio 0.12, before)."""
+    run = as_run(_read(_line(), compiled=False, monkeypatch=monkeypatch))
+    advisor = next(s for s in run.series if s.name == ADVISOR)
+    assert advisor.billed_as_logged
+    assert advisor.modelled == advisor.measured
+    assert run.measured.cost == run.modelled.cost == Decimal("0.9366545")
+
+
+@pytest.mark.parametrize("lang", ["en", "zh"])
+def test_the_page_says_the_advisor_calls_and_their_model(tmp_path: Path, lang: str) -> None:
+    panel = with_logs(ReplayPanel(), picked_folder(_folder(tmp_path, _line()) / "projects"))
+    page = html.unescape(str(logs_html(dataclasses.replace(panel, log_index=0), lang)))
+    assert 'data-advisor-calls="1"' in page
+    head = CATALOGUE["replay.log.advisor"][0 if lang == "en" else 1].split("{")[0]
+    assert head in page
+    assert "claude-opus-4-6" in page
+    assert "advisor (1)" not in page  # not among the other series of requests
