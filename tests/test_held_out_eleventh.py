@@ -159,6 +159,14 @@ def test_a_streamed_response_bills_its_advisor_calls_once(
     assert measured_usage(log).usage.input == 91631
 
 
+def _assert_executor_alone(line: str) -> None:
+    """ccusage 20.0.24 drops the whole iterations list of a line one entry of which
+    fails its schema, silently, and bills the executor's top-level usage alone."""
+    (theirs,) = run_ccusage("claude", {"-p/a.jsonl": line.encode()})["sessions"]
+    assert (theirs["inputTokens"], theirs["outputTokens"]) == (4, 683)
+    assert abs(theirs["totalCost"] - Decimal("0.010257")) < Decimal("0.000001")
+
+
 def test_an_advisor_call_s_bad_count_names_its_field(tmp_path: Path) -> None:
     bad = json.loads(json.dumps(_ADVISED))
     bad["message"]["usage"]["iterations"][1]["output_tokens"] = -5
@@ -173,6 +181,7 @@ def test_an_advisor_call_s_bad_count_names_its_field(tmp_path: Path) -> None:
         ]
     )
     assert "message.usage.iterations[1].output_tokens" in out.out + out.err
+    _assert_executor_alone(_line(bad))
 
 
 def test_an_advisor_call_without_a_model_has_an_unknown_cost(tmp_path: Path) -> None:
@@ -181,6 +190,8 @@ def test_an_advisor_call_without_a_model_has_an_unknown_cost(tmp_path: Path) -> 
     total = _measured(tmp_path, _line(unnamed))
     assert total["cost"] is None
     assert total["unpriced_requests"] == 1
+    assert total["input"] == 91631  # every token still counted
+    _assert_executor_alone(_line(unnamed))
 
 
 def test_the_page_bills_the_advisor_calls_as_the_cli(tmp_path: Path) -> None:
