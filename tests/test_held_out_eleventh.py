@@ -222,3 +222,11 @@ def test_the_page_says_the_advisor_calls_and_their_model(tmp_path: Path, lang: s
     assert head in page
     assert "claude-opus-4-6" in page
     assert "advisor (1)" not in page  # not among the other series of requests
+
+
+def test_the_cli_table_says_the_advisor_calls_and_their_model(tmp_path: Path) -> None:
+    folder = _folder(tmp_path, _line())
+    out = run_cli(["replay", "--log", str(folder), "--format", "table"])
+    assert out.code == 0, out.err
+    head = CATALOGUE["replay.log.advisor"][0].split("{")[0]
+    assert f"{head}1 request at claude-opus-4-6," in out.out

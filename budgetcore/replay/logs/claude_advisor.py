@@ -18,10 +18,10 @@ from typing import Any
 
 from budgetcore.errors import Problem
 from budgetcore.inputs.numbers import MAX_TOKENS, bound_text
-from budgetcore.replay.logs.model import LogRequest, LogSeries, new_request
+from budgetcore.replay.logs.model import LogRequest, LogSeries, ParsedLog, new_request
 from budgetcore.replay.logs.reader import count_of
 
-__all__ = ["ADVISOR", "KIND", "Call", "advisor_calls", "advisor_series"]
+__all__ = ["ADVISOR", "KIND", "Call", "advisor_calls", "advisor_series", "advisor_text"]
 
 #: The series that holds the advisor calls: billed (in the measured usage, per model),
 #: never on a branch, so never a turn nor the main context's replay.
@@ -113,3 +113,23 @@ def advisor_series(
                 )
             )
     return LogSeries(ADVISOR, (), (), tuple(calls))
+
+
+def advisor_text(log: ParsedLog, lang: str) -> tuple[int, str]:
+    """The advisor calls ``log`` bills and the one sentence that says them and their
+    models, the page's and the CLI table's; (0, "") where it has none."""
+    advisor = next((s for s in log.series if s.name == ADVISOR), None)
+    if advisor is None:
+        return 0, ""
+    from budgetcore.messages import count, t  # noqa: PLC0415 - the one catalogue
+
+    calls = advisor.abandoned
+    unnamed = t("replay.log.advisor-no-model", lang)
+    models = dict.fromkeys(c.model or unnamed for c in calls)
+    text = t(
+        "replay.log.advisor",
+        lang,
+        calls=count("count.request", len(calls), lang),
+        models=t("msg.list-sep", lang).join(models),
+    )
+    return len(calls), text

@@ -10,7 +10,7 @@ from decimal import Decimal
 from typing import TYPE_CHECKING
 
 from budgetcore.messages import CATALOGUE, count, t
-from budgetcore.replay.logs.claude_advisor import ADVISOR
+from budgetcore.replay.logs.claude_advisor import ADVISOR, advisor_text
 from budgetcore.replay.logs.model import folder_lines
 from budgetcore.replay.logs.tally import SUMMED, TOTALS
 from budgetcore.ui.log_words import COPY_KEYS, entry_kind
@@ -654,23 +654,9 @@ def logs_html(
     # Summed-usage messages are no series of requests: the usage table says them; the
     # advisor calls are billed beside their responses, said on their own.
     others = [s for s in log.series if s is not main and s.name not in (SUMMED, ADVISOR)]
-    advisor = next((s for s in log.series if s.name == ADVISOR), None)
-    if advisor is not None:
-        calls = advisor.abandoned
-        unnamed = t("replay.log.advisor-no-model", lang)
-        models = dict.fromkeys(c.model or unnamed for c in calls)
-        parts.append(
-            el(
-                "p",
-                {"class": "note-small", "data-advisor-calls": len(calls)},
-                t(
-                    "replay.log.advisor",
-                    lang,
-                    calls=count("count.request", len(calls), lang),
-                    models=t("msg.list-sep", lang).join(models),
-                ),
-            )
-        )
+    calls, advised = advisor_text(log, lang)
+    if calls:
+        parts.append(el("p", {"class": "note-small", "data-advisor-calls": calls}, advised))
     if others:
         parts.append(
             el(
