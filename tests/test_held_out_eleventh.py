@@ -17,7 +17,7 @@ from budgetcore.replay.asrun import as_run
 from budgetcore.replay.logs import claude, read_sessions
 from budgetcore.replay.logs.claude_advisor import ADVISOR
 from budgetcore.replay.logs.model import ParsedLog
-from budgetcore.replay.logs.usage import measured_usage
+from budgetcore.replay.logs.usage import copies_of, measured_usage
 from budgetcore.ui.replay.logs import logs_html
 from budgetcore.ui.replay.state import ReplayPanel, with_logs
 from tests.ccusage import run_ccusage
@@ -230,3 +230,26 @@ def test_the_cli_table_says_the_advisor_calls_and_their_model(tmp_path: Path) ->
     assert out.code == 0, out.err
     head = CATALOGUE["replay.log.advisor"][0].split("{")[0]
     assert f"{head}1 request at claude-opus-4-6," in out.out
+
+
+def test_a_response_billed_elsewhere_takes_its_advisor_calls_with_it(tmp_path: Path) -> None:
+    """A resumed session's file holds the earlier one's response again: one session
+    bills it, its advisor call with it (the call shares its response's line), once."""
+    folder = _folder(tmp_path, _line())
+    (folder / "projects" / "-p" / "b.jsonl").write_text(_line())
+    total = _measured(tmp_path / "again", _line())
+    out = run_cli(["replay", "--log", str(folder), "--usage", "--format", "jsonl"])
+    assert out.code == 0, out.err
+    both = json.loads(out.out.splitlines()[-1])["total"]["measured"]
+    assert (both["requests"], both["input"], both["cost"]) == (2, 91631, total["cost"])
+
+
+def test_a_response_s_copy_is_ranked_by_its_own_counts_not_its_advisor_s(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """The rank that picks which session bills a shared response is the response's
+    (a main copy, its output), never its advisor call's, which shares its line."""
+    log = _read(_line(), compiled=True, monkeypatch=monkeypatch)
+    ((file, line, mid, rid, rank),) = copies_of(log)
+    assert (file, line, mid, rid) == (0, 1, "msg-1", "req-1")
+    assert rank[:3] == (False, -683, -(4 + 683))
