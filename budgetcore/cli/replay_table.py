@@ -13,6 +13,7 @@ from typing import TYPE_CHECKING
 from budgetcore.messages import t
 from budgetcore.replay.asrun import AsRun, error_stats, ratio_text, relative
 from budgetcore.replay.logs.agents import agent
+from budgetcore.replay.logs.claude_advisor import advisor_text
 from budgetcore.replay.logs.model import ParsedLog, folder_lines
 from budgetcore.replay.logs.session import SessionRun, agent_totals, folder_usage, may_have_cost
 from budgetcore.replay.logs.tally import SUMMED, TOTALS
@@ -178,6 +179,9 @@ def _ledger(log: ParsedLog, write: Write) -> None:
         if f.orphans:
             nums = ", ".join(f"{n:,}" for n in f.orphans[:20])
             write(f"    parent not in the file, continued from the entry before: lines {nums}\n")
+    calls, advised = advisor_text(log, "en")
+    if calls:  # billed at the response's line, beside its request: no line of their own
+        write(f"  {advised}\n")
 
 
 def _requests_text(n: int | None) -> str:

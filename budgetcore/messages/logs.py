@@ -76,6 +76,12 @@ MESSAGES: dict[str, tuple[str, str]] = {
         "Other series, each on its own branch (this replay is of the main one; the ledger counts them): {names}",
         "其他序列,各在自己的分支上(此处回放的是主序列;台账计入它们):{names}",
     ),
+    # {calls} is count("count.request"); {models} the advisor's models as the log names them.
+    "replay.log.advisor": (
+        "Advisor calls (Claude Code's advisor tool): {calls} at {models}, each billed at its own model beside the response that made it, in the measured usage; never a turn of the replay.",
+        "顾问调用(Claude Code 的 advisor 工具):{models} 上的 {calls},各按其自身模型的价格计费,计入所在响应旁的实测用量;从不作为回放的轮次。",
+    ),
+    "replay.log.advisor-no-model": ("a model the log does not name", "日志未写明的模型"),
     "replay.log.skipped": (
         "Malformed lines skipped: {n}, by line number: {lines}",
         "跳过 {n} 行格式错误的内容,行号:{lines}",

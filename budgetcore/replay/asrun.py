@@ -32,6 +32,7 @@ from operator import add, attrgetter, itemgetter, lt, sub
 from typing import Any
 
 from budgetcore.registry.models import Resolution, resolve
+from budgetcore.replay.logs.claude_advisor import ADVISOR
 from budgetcore.replay.logs.compaction import LogCompaction
 from budgetcore.replay.logs.model import (
     SUMMARY_SERIES,
@@ -755,7 +756,9 @@ def as_run(
         reqs, after = in_order(s)
         if not reqs:
             continue
-        as_logged = is_summary_call(s)
+        # Claude Code's advisor calls (claude_advisor): another model's reads of the
+        # conversation, whose cache no rule of ours models; billed as logged.
+        as_logged = is_summary_call(s) or s.name == ADVISOR
         # The series' measured usage, as logged: its cache writes say the lifetime too
         # (no pass of their own over the requests).
         as_sent = measured_usage(reqs, resolver)

@@ -16,6 +16,12 @@ from typing import TYPE_CHECKING, Any
 
 from budgetcore.errors import Problem
 from budgetcore.inputs.numbers import MAX_TOKENS, bound_text
+from budgetcore.replay.logs.claude_advisor import (
+    Call,
+    advisor_calls,
+    advisor_series,
+    holds_advisor,
+)
 from budgetcore.replay.logs.claude_content import (
     compiled_is_prompt,
     compiled_thinks,
@@ -138,6 +144,7 @@ class _Request:
     numbers (largest output, then largest total; the first of equals)."""
 
     __slots__ = (
+        "advisor",
         "best",
         "cost",
         "counts",
@@ -161,6 +168,7 @@ class _Request:
         # answers (set where its series is built; None: not found).
         self.sent: int | None = None
         self.cost: Decimal | None = None
+        self.advisor: tuple[Call, ...] = ()  # its advisor calls (claude_advisor)
 
     def offer(self, entry: _Entry, counts: tuple[int, ...], model: str | None) -> None:
         if self.started is None:
@@ -264,8 +272,7 @@ class _Reader:
                     line is not None
                     and not (line.payload or line.record_type or line.instructions or line.costUSD)
                     and not (line.type == "system" and line.subtype == "compact_boundary")
-                ):
-                    self.compiled_entry(index, number, line, time, agent)
+                ) and self.compiled_entry(index, number, line, time, agent):
                     continue
                 obj = decode_line(raw)
                 if obj is BLANK:
@@ -367,11 +374,16 @@ class _Reader:
 
     def compiled_entry(
         self, file: int, number: int, line: ClaudeLine, time: int | None, agent: str | None
-    ) -> None:
+    ) -> bool:
         """:meth:`entry` for a line the compiled decoder took: the same steps on its
         typed fields (a text is a str or None, a count a valid int, so no check of
         entry's can fail here; a compaction boundary, a logged cost or a Codex key
-        is decoded in full instead)."""
+        is decoded in full instead). False, and nothing read: a usage whose iterations
+        hold an advisor call, which the full decode reads."""
+        message = line.message
+        usage = None if message is None else message.usage
+        if usage is not None and usage.iterations and holds_advisor(usage.iterations):
+            return False
         e = _Entry(file, number)
         strings = self.strings
         uuid = line.uuid
@@ -392,8 +404,6 @@ class _Reader:
             e.series = f"sidechain:{found}" if found else self.inline_run(e)
             self.other_series = True
         kind = line.type
-        message = line.message
-        usage = None if message is None else message.usage
         if usage is not None and kind in ("assistant", None):
             assert message is not None
             model = message.model
@@ -441,6 +451,7 @@ class _Reader:
             elif kind == "progress":
                 e.resumed = line.data is not None and line.data.hookName == RESUME
         self.entries.append(e)
+        return True
 
     def note_version(self, version: object, *, user: bool = False) -> None:
         """Keep the version a main request's line names (at most 40 characters: a
@@ -487,7 +498,10 @@ class _Reader:
                 "log-line-count",
                 high=bound_text(MAX_TOKENS),
             )
-        if not (fresh or write or read or output):
+        advisor = advisor_calls(usage.get("iterations"))
+        if isinstance(advisor, Problem):
+            return advisor
+        if not (fresh or write or read or output or advisor):
             # An API error's placeholder (real model, all counts 0): nothing was billed,
             # and a turn of context 0 would make the next one add the whole context.
             e.kind = "assistant (no tokens)"
@@ -518,6 +532,8 @@ class _Reader:
         )
         if thinks(message):
             found.thinks = True
+        if advisor and (found.best is e or not found.advisor):
+            found.advisor = advisor  # the best copy's calls (streaming repeats them)
         if e.series == "main":
             self.note_version(obj.get("version"))
         cost = obj.get("costUSD")
@@ -592,6 +608,13 @@ class _Reader:
         placed: dict[_Request, tuple[str, bool]] = {}  # request -> (series, on branch)
         for series, entries in by_series.items():
             built.append(self.series(series, entries, orphans, placed))
+        advised = [
+            (r.first.file, r.first.line, r.started, r.finished, r.advisor)
+            for r in self.requests.values()
+            if r.advisor
+        ]
+        if advised:  # billed beside their responses, never turns (claude_advisor)
+            built.append(advisor_series(advised))
         built = [s for s in built if s.requests or s.abandoned]
         built.sort(key=lambda s: (not s.requests, s.name != "main"))  # stable
         ledger = self.ledger(orphans, placed)

@@ -127,6 +127,9 @@ class ClaudeUsage(Struct, gc=False):
     cache_read_input_tokens: Count = 0
     output_tokens: Count = 0
     cache_creation: ClaudeSplit | None = None
+    # Kept undecoded: a line whose iterations name an advisor call is read in full
+    # (claude_advisor); absent, it is empty.
+    iterations: Raw = Raw()
 
 
 class ClaudePart(Struct, gc=False):

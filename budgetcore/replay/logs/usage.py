@@ -23,6 +23,7 @@ from typing import NamedTuple
 
 from budgetcore.registry.models import Resolution, resolve
 from budgetcore.registry.prices import MONEY, Prices, Rates, Usage, tier_rates
+from budgetcore.replay.logs.claude_advisor import ADVISOR
 from budgetcore.replay.logs.model import LogRequest, ParsedLog, SummedCalls, sent_as_fields
 
 __all__ = [
@@ -740,6 +741,7 @@ def copies_of(log: ParsedLog, keys: Container[tuple[str, str]] | None = None) ->
     placed = {
         (r.file, r.line): (r, s.name == "main")
         for s in log.series
+        if s.name != ADVISOR  # a response's advisor calls share its line, and go with it
         for r in chain(s.requests, s.abandoned)
     }
     out: list[Copy] = []

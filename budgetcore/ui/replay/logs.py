@@ -10,6 +10,7 @@ from decimal import Decimal
 from typing import TYPE_CHECKING
 
 from budgetcore.messages import CATALOGUE, count, t
+from budgetcore.replay.logs.claude_advisor import ADVISOR, advisor_text
 from budgetcore.replay.logs.model import folder_lines
 from budgetcore.replay.logs.tally import SUMMED, TOTALS
 from budgetcore.ui.log_words import COPY_KEYS, entry_kind
@@ -650,8 +651,12 @@ def logs_html(
         # Totals have no request to replay with the log's model, and their models are
         # the usage table's rows: "The log names no model" there was false.
         parts.append(_model_switch(item, panel, lang))
-    # Summed-usage messages are no series of requests: the usage table says them.
-    others = [s for s in log.series if s is not main and s.name != SUMMED]
+    # Summed-usage messages are no series of requests: the usage table says them; the
+    # advisor calls are billed beside their responses, said on their own.
+    others = [s for s in log.series if s is not main and s.name not in (SUMMED, ADVISOR)]
+    calls, advised = advisor_text(log, lang)
+    if calls:
+        parts.append(el("p", {"class": "note-small", "data-advisor-calls": calls}, advised))
     if others:
         parts.append(
             el(
