@@ -253,3 +253,18 @@ def test_a_response_s_copy_is_ranked_by_its_own_counts_not_its_advisor_s(
     ((file, line, mid, rid, rank),) = copies_of(log)
     assert (file, line, mid, rid) == (0, 1, "msg-1", "req-1")
     assert rank[:3] == (False, -683, -(4 + 683))
+
+
+def test_a_sessions_advisor_series_lists_its_calls_as_requests_not_abandoned() -> None:
+    """The advisor's calls are billed requests, never turns; the JSON's
+    ``other_series`` said them ``"requests": 0, "abandoned": 3`` (the reader keeps them
+    where a series keeps its requests off the replayed branch), which reads as a branch
+    given up. Fixture ``claude/41-advisor``: three calls."""
+    fixture = Path(__file__).parent / "fixtures" / "logs" / "claude" / "41-advisor"
+    out = run_cli(["replay", "--log", str(fixture), "--format", "jsonl"])
+    assert out.code == 0, out.err
+    rows = map(json.loads, out.out.splitlines())
+    (session,) = [r for r in rows if isinstance(r.get("summary"), dict)]
+    assert session["summary"]["log"]["other_series"] == [
+        {"name": "advisor", "requests": 3, "abandoned": 0}
+    ]

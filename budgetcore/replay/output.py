@@ -22,6 +22,7 @@ from collections.abc import Callable, Iterable, Sequence
 from decimal import Decimal
 from typing import TYPE_CHECKING, Any
 
+from budgetcore.replay.logs.claude_advisor import ADVISOR
 from budgetcore.replay.logs.model import FileLedger, ParsedLog, folder_lines
 from budgetcore.replay.logs.session import SessionRun, agent_totals, folder_usage
 from budgetcore.replay.logs.tally import SUMMED
@@ -91,7 +92,12 @@ def log_dict(
         "format": log.format,
         "series": chosen.name,
         "other_series": [
-            {"name": s.name, "requests": len(s.requests), "abandoned": len(s.abandoned)}
+            # Claude Code's advisor calls are billed, never turns: the reader keeps them
+            # where a series keeps requests off the replayed branch, which they are not
+            # (said "abandoned": 3, they read as a branch given up).
+            {"name": s.name, "requests": len(s.abandoned), "abandoned": 0}
+            if s.name == ADVISOR
+            else {"name": s.name, "requests": len(s.requests), "abandoned": len(s.abandoned)}
             for s in log.series
             # Summed-usage messages are no series of requests (measured "summed_tokens").
             if s is not chosen and s.name != SUMMED
