@@ -508,3 +508,22 @@ def test_a_file_that_cannot_be_replayed_is_named_by_a_path_broken_after_a_slash(
     name = "nano/session-state/cccccccc-0000-4000-8000-000000000009/events.jsonl"
     assert shown(line) == t("replay.log.unusable", lang, name=name)
     assert '<span class="nb">cccccccc-0000-4000-8000-000000000009/</span>' in line
+
+
+@pytest.mark.parametrize("lang", ["en", "zh"])
+def test_the_line_that_says_what_was_read_breaks_its_path_after_a_slash(lang: str) -> None:
+    """The nineteenth walk (390 px, Chinese): the line under the backtest that says what
+    was read ("<path>: Goose session, 1 file; …") broke its plain path at a hyphen and
+    after the database's "#" ("goose-|home/…/sessions.db#|20251124_1:"). Now it breaks
+    as the sessions' table does, after a slash; its text is unchanged."""
+    fixture = ROOT / "tests" / "fixtures" / "logs" / "goose" / "totals" / "goose"
+    files = tuple(
+        (f"goose-home/{p.relative_to(fixture).as_posix()}", p.read_bytes())
+        for p in sorted(fixture.rglob("*"))
+        if p.is_file()
+    )
+    state = _imported(_log_source(lang), files)
+    screen = render_replay(state).html["replay-log"]
+    (line,) = re.findall(r"<p data-replay-log=[^>]*>(.*?)</p>", screen)
+    assert shown(line).startswith("goose-home/data/sessions/sessions.db#20251124_1:")
+    assert "sessions/<wbr>sessions.db#20251124_1" in line

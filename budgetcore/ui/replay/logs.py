@@ -650,7 +650,9 @@ def logs_html(
             other=format_int(other),
             copies=format_int(copies),
         )
-    parts.append(el("p", {"data-replay-log": log.format, "data-requests": on}, read))
+    # Its path breaks as the table's ("goose-|home/…/sessions.db#|20251124_1:" at 390 px,
+    # the nineteenth walk).
+    parts.append(el("p", {"data-replay-log": log.format, "data-requests": on}, breaks(read, "/")))
     if log.model_assumed:
         parts.append(_model_assumed(log, lang))
     if log.lacks:
