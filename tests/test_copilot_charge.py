@@ -20,7 +20,7 @@ from tests.helpers import LOG_FIXTURES, folder_files, run_cli
 
 ALONE = LOG_FIXTURES / "copilot" / "events-nano-aiu-alone"
 EVENTS = "session-state/cccccccc-0000-4000-8000-000000000009/events.jsonl"
-SAID = "2340000000 nano-AIU ($0.0234; an AI credit, $0.01, is 10^9 nano-AIU)"
+SAID = "2,340,000,000 nano-AIU ($0.0234; an AI credit, $0.01, is 10^9 nano-AIU)"
 
 
 def test_a_shutdown_of_the_charge_alone_says_what_it_is_and_leaves_the_cost_unknown(

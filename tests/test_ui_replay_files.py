@@ -27,7 +27,7 @@ from budgetcore.ui.paint import Painted, main_ops, panel_ops
 from budgetcore.ui.replay.state import FILE_BOXES
 from budgetcore.ui.replay.view import render_replay
 from budgetcore.ui.update import initial_state, reduce
-from tests.helpers import ROOT, run_cli
+from tests.helpers import ROOT, run_cli, shown
 
 INDEX = (ROOT / "web" / "index.html").read_text("utf-8")
 STYLE = (ROOT / "web" / "style.css").read_text("utf-8")
@@ -486,3 +486,44 @@ def test_a_file_not_read_breaks_its_path_as_a_sessions() -> None:
     path = "sessions/wd_0f0f0f0f/session_9a9a9a9a-0000-4000-8000-000000000001/state.json"
     assert shown(item.group(1)).startswith(path)
     assert '<span class="nb">9a9a9a9a-0000-4000-8000-000000000001/</span>' in item.group(1)
+
+
+@pytest.mark.parametrize("lang", ["en", "zh"])
+def test_a_file_that_cannot_be_replayed_is_named_by_a_path_broken_after_a_slash(
+    lang: str,
+) -> None:
+    """The nineteenth walk (390 px): "This file cannot be replayed (<path>):" named a
+    Copilot CLI session's events.jsonl by a plain path, free to break inside the UUID of
+    its session-state folder, where the sessions' table and the not-read list break
+    theirs after a slash and keep each UUID whole where it fits (``ui.markup.breaks``).
+    Its text is unchanged."""
+    fixture = ROOT / "tests" / "fixtures" / "logs" / "copilot" / "events-nano-aiu-alone"
+    files = tuple(
+        (f"nano/{p.relative_to(fixture).as_posix()}", p.read_bytes())
+        for p in sorted(fixture.rglob("events.jsonl"))
+    )
+    state = _imported(_log_source(lang), files)
+    screen = render_replay(state).html["replay-log"]
+    (line,) = re.findall(r'data-replay-error="log"><p>(.*?)</p>', screen)
+    name = "nano/session-state/cccccccc-0000-4000-8000-000000000009/events.jsonl"
+    assert shown(line) == t("replay.log.unusable", lang, name=name)
+    assert '<span class="nb">cccccccc-0000-4000-8000-000000000009/</span>' in line
+
+
+@pytest.mark.parametrize("lang", ["en", "zh"])
+def test_the_line_that_says_what_was_read_breaks_its_path_after_a_slash(lang: str) -> None:
+    """The nineteenth walk (390 px, Chinese): the line under the backtest that says what
+    was read ("<path>: Goose session, 1 file; …") broke its plain path at a hyphen and
+    after the database's "#" ("goose-|home/…/sessions.db#|20251124_1:"). Now it breaks
+    as the sessions' table does, after a slash; its text is unchanged."""
+    fixture = ROOT / "tests" / "fixtures" / "logs" / "goose" / "totals" / "goose"
+    files = tuple(
+        (f"goose-home/{p.relative_to(fixture).as_posix()}", p.read_bytes())
+        for p in sorted(fixture.rglob("*"))
+        if p.is_file()
+    )
+    state = _imported(_log_source(lang), files)
+    screen = render_replay(state).html["replay-log"]
+    (line,) = re.findall(r"<p data-replay-log=[^>]*>(.*?)</p>", screen)
+    assert shown(line).startswith("goose-home/data/sessions/sessions.db#20251124_1:")
+    assert "sessions/<wbr>sessions.db#20251124_1" in line

@@ -307,7 +307,7 @@ def test_a_folder_tunes_every_session_and_names_an_unreadable_one() -> None:
     assert len(prefixes) > 1
     screen = render_tune(done)
     for name, _ in inputs.unreadable:
-        assert f"Not replayed: {name}" in screen.html["tune-errors"]
+        assert f"Not replayed: {name}" in shown_text(screen.html["tune-errors"])
     # The backtest line sums the replayed sessions' own backtests (measured, modelled).
     # (unknown, "null", when any session's is: never a partial sum).
     costs = [b.as_run.modelled_cost for b in inputs.baselines]

@@ -661,7 +661,7 @@ def test_tune_names_the_sessions_it_cannot_replay_in_chinese(tmp_path: Path) -> 
     state = reduce(reduce(state, ReplayToggled(True)), ReplaySourceChosen("log"))
     state = reduce(state, ReplayLogsLoaded(folder_files(tmp_path)))
     state = tune_done(reduce(state, TuneToggled(True)))
-    errors = html.unescape(render_tune(state).html["tune-errors"])
+    errors = shown(render_tune(state).html["tune-errors"])
     assert "未重放" in errors
     assert "但没有 messages 列表" in errors
     assert "message/assistant 条目(用量为零) 1、" in errors

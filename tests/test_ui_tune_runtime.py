@@ -452,3 +452,26 @@ def test_tunes_backtest_notes_keep_a_sessions_ids_whole_where_they_fit() -> None
     # The colon after the last path stays with its ".jsonl" (a line began with ":" at
     # 390 px in Chinese).
     assert "000000000004<wbr>.jsonl:</span>" in off.group(1)
+
+
+@pytest.mark.parametrize("lang", ["en", "zh"])
+def test_tunes_sessions_not_replayed_break_their_paths_after_a_slash(lang: str) -> None:
+    """The nineteenth walk (390 px, Chinese): Tune's list of the sessions it does not
+    replay (a Goose home's totals-only sessions) was plain text, its path broken inside
+    the session's id ("…/sessions.db#2|0251124_1"), where the replay's table breaks the
+    same path after a slash. Now it breaks as Tune's backtest notes do
+    (``ui.markup.breaks``' path mode); its text is unchanged."""
+    state = reduce(reduce(initial_state(), ReplayToggled(True)), ReplaySourceChosen("log"))
+    files = tuple(
+        (f"{agent}/{name}", data)
+        for agent, fixture in (("goose", "goose/totals"), ("qwen", "qwen/plain"))
+        for name, data in folder_files(LOGS / fixture)
+    )
+    state = reduce(reduce(state, ReplayLogsLoaded(files)), LanguageChosen(lang))
+    state = tune_done(reduce(state, TuneToggled(True)))
+    errors = render_tune(state).html["tune-errors"]
+    items = re.findall(r"<li>(.*?)</li>", errors)
+    assert len(items) == 2
+    name = "goose/goose/data/sessions/sessions.db#20251124_1"
+    assert shown(items[0]).startswith(t("tune.not-replayed", lang, name=name, why="")[:40])
+    assert "sessions/<wbr>sessions.db#20251124_1" in items[0]

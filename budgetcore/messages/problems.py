@@ -601,12 +601,14 @@ MESSAGES: dict[str, tuple[str, str]] = {
         "(仍在进行、或以 /new 离开的会话没有)",
     ),
     # A Copilot CLI session.shutdown of the session-wide totalNanoAiu alone, no model
-    # metrics (copilot_shutdown.charge_alone), that no billed shutdown holds.
+    # metrics (copilot_shutdown.charge_alone), that no billed shutdown holds. Its nano-AIU
+    # with thousands separators, as every count the page says: "2340000000 nano-AIU"
+    # was ten digits to count (the nineteenth walk).
     "core.log-copilot-charge-alone": (
-        "{where} is Copilot's charge alone, {got} nano-AIU (${dollars}; an AI credit, $0.01, "
+        "{where} is Copilot's charge alone, {nano} nano-AIU (${dollars}; an AI credit, $0.01, "
         "is 10^9 nano-AIU), with no model metrics: no token count is written, so its tokens "
         "cannot be measured nor priced and its cost is unknown",
-        "{where}只是 Copilot 的计费,{got} nano-AIU(${dollars};一个 AI 额度即 $0.01,"
+        "{where}只是 Copilot 的计费,{nano} nano-AIU(${dollars};一个 AI 额度即 $0.01,"
         "为 10^9 nano-AIU),没有模型指标:没有写入 token 数,因此其 token 无法度量或计价,"
         "费用未知",
     ),

@@ -93,17 +93,18 @@ _CHARS_OF = """
   };"""
 
 
-#: For each session's button in the table, where its lines break: the text around a
+#: For each element of the selector given (a ledger's file heading; by default each
+#: session's button in the table), where its lines break: the text around a
 #: break that is not after a slash, a database's "#" or a hyphen, nor before a file's
 #: extension after its UUID (a word cut, "session|s.db"), and its last part (the file,
 #: the id in its name; a database's session id) cut by any break where it has 40
 #: characters or fewer (about 330 px in the button's bold face: Codex's 70-character
 #: rollout name fits on no line of the column and must break inside).
 _CUT_PATHS = (
-    """() => {"""
+    """(selector) => {"""
     + _CHARS_OF
     + """
-  return [...document.querySelectorAll('[data-replay-session]')].flatMap(b => {
+  return [...document.querySelectorAll(selector ?? '[data-replay-session]')].flatMap(b => {
   const chars = charsOf(b);
   const text = chars.map(c => c[0]).join('');
   const last = Math.max(text.lastIndexOf('/'), text.lastIndexOf('#')) + 1;
@@ -236,5 +237,26 @@ def test_a_sessions_uuid_timestamp_and_hash_are_not_cut_where_they_fit(
     assert gemini.get_attribute("title") == full
     assert gemini.text_content() == full.replace("0f" * 32, "0f0f0f0f…")
     assert p.evaluate("document.documentElement.scrollWidth") <= width
+    page.assert_no_internal_error()
+    assert not page.errors
+
+
+@pytest.mark.parametrize("lang", ["en", "zh"])
+def test_a_ledger_s_file_breaks_after_a_slash_not_inside_its_id_at_390_px(
+    narrow_page: Page, tmp_path: Path, lang: str
+) -> None:
+    """The nineteenth walk, 390 px: the ledger's heading of each file, a plain path,
+    broke where its bold text ran out ("…/sessions/sessions.|db#20251124_1" of a Goose
+    home), where the sessions' table above breaks the same path after a slash. Now it
+    breaks as the table's button does (its last part whole where it fits)."""
+    page = narrow_page
+    page.page.set_viewport_size({"width": 390, "height": 844})
+    p = page.open(f"#lang={lang}").page
+    _read_folder(p, tmp_path / "goose-home", {"goose": LOGS / "goose" / "totals" / "goose"})
+    p.wait_for_selector("[data-ledger-file]", state="attached", timeout=60_000)
+    heading = p.locator("[data-ledger-file] > strong").first.text_content()
+    assert heading == "goose-home/goose/data/sessions/sessions.db#20251124_1"
+    assert p.evaluate(_CUT_PATHS, "[data-ledger-file] > strong") == []
+    assert p.evaluate("document.documentElement.scrollWidth") <= 390
     page.assert_no_internal_error()
     assert not page.errors

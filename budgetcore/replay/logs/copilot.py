@@ -463,8 +463,11 @@ def _no_metrics(tally: Tally, number: int, kind: str, data: object, billed: Bill
     else:
         tally.malformed(
             number,
-            Problem.of(
-                "data.totalNanoAiu", nano, "log-copilot-charge-alone", dollars=dollars_of(nano)
+            Problem.coded(
+                "data.totalNanoAiu",
+                "log-copilot-charge-alone",
+                nano=f"{nano:,}",
+                dollars=dollars_of(nano),
             ),
         )
 

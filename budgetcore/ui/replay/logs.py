@@ -103,15 +103,17 @@ def _total_label(panel: ReplayPanel, lang: str) -> str:
 _HASH = re.compile(r"(?<![^/])([0-9a-f]{8})[0-9a-f]{32,}(?=/)")
 
 
-def _session_name(name: str) -> Markup:
+def _session_name(name: str, *, short: bool = True) -> Markup:
     """A session's path in its row, broken only after a slash, its last part (the file
     and the id in its name, or a database's session id after its ``#``) on one line
     where the cell holds it (``span.rp-id``, an inline block): at 1,440 px
     "…/sessions/session|s.db#20260816_1" and "…-8ddd-|000000002701.jsonl" broke inside
     the id (the sixteenth walk's leftover), at 390 px "opencode.d|b#ses_…". A UUID or a
     timestamp in it is kept whole where it fits (``ui.markup.breaks``), a folder's long
-    hash shortened (:data:`_HASH`)."""
-    name = _HASH.sub("\\1…", name)
+    hash shortened (:data:`_HASH`) where ``short`` (a ledger's heading, with no title
+    to hold the whole path, keeps it)."""
+    if short:
+        name = _HASH.sub("\\1…", name)
     cut = max(name.rfind("/"), name.rfind("#")) + 1
     last = el("span", {"class": "rp-id"}, breaks(name[cut:], "/"))
     if not cut:
@@ -423,7 +425,15 @@ def _ledger(log: ParsedLog, lang: str) -> Markup:
             el(
                 "li",
                 {"data-ledger-file": f.name, "data-lines": f.lines, "data-accounted": f.accounted},
-                el("strong", None, f.name or t("replay.logs.unnamed", lang)),
+                # Broken as the sessions' table breaks the path (the nineteenth walk:
+                # "…/sessions/sessions.|db#20251124_1" at 390 px).
+                el(
+                    "strong",
+                    None,
+                    _session_name(f.name, short=False)
+                    if f.name
+                    else t("replay.logs.unnamed", lang),
+                ),
                 el("ul", None, *items),
                 el(
                     "p",
@@ -590,7 +600,8 @@ def logs_html(
             el(
                 "div",
                 {"class": "errors", "role": "alert", "data-replay-error": "log"},
-                el("p", None, t("replay.log.unusable", lang, name=item.name)),
+                # Its path breaks as the table's (the nineteenth walk, 390 px).
+                el("p", None, breaks(t("replay.log.unusable", lang, name=item.name), "/")),
                 el("ul", None, *(el("li", None, problem_text(p, lang)) for p in item.error)),
             )
         )
@@ -640,7 +651,9 @@ def logs_html(
             other=format_int(other),
             copies=format_int(copies),
         )
-    parts.append(el("p", {"data-replay-log": log.format, "data-requests": on}, read))
+    # Its path breaks as the table's ("goose-|home/…/sessions.db#|20251124_1:" at 390 px,
+    # the nineteenth walk).
+    parts.append(el("p", {"data-replay-log": log.format, "data-requests": on}, breaks(read, "/")))
     if log.model_assumed:
         parts.append(_model_assumed(log, lang))
     if log.lacks:

@@ -612,15 +612,20 @@ def _sessions_text(inputs: TuneInputs, lang: str) -> str:
 def _errors_html(named: list[tuple[str, tuple[Problem, ...]]], lang: str) -> Markup:
     if not named:
         return Markup("")
+    # Each session's path breaks after a slash, as in the replay's table (the nineteenth
+    # walk: "…/sessions.db#2|0251124_1" of a Goose home at 390 px).
     items = [
         el(
             "li",
             None,
-            t(
-                "tune.not-replayed",
-                lang,
-                name=name,
-                why=t("msg.list-sep", lang).join(_problems(ps, lang)),
+            breaks(
+                t(
+                    "tune.not-replayed",
+                    lang,
+                    name=name,
+                    why=t("msg.list-sep", lang).join(_problems(ps, lang)),
+                ),
+                "/",
             ),
         )
         for name, ps in named
