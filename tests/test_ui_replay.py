@@ -2105,8 +2105,13 @@ def test_a_logs_backtest_sets_the_cache_and_prefix_and_their_fields_say_so(lang:
         sel for sel, kind, name, value in ops if (kind, name, value) == ("prop", "disabled", True)
     }
     assert disabled == {f'[data-replay-input="{p}"]' for p in _SET_BY_BACKTEST}
-    # Generated turns read both fields again.
+    # The nineteenth walk: the disabled box stood unticked beside "cache on". A disabled
+    # field shows what the backtest set; generated turns show the panel's own again.
+    shown = {sel: value for sel, kind, _, value in ops if kind == "input"}
+    assert shown['[data-replay-input="replay.cache"]'] == "true"
+    assert shown['[data-replay-input="replay.stable_prefix"]'] == "17000"
     back = reduce(state, ReplaySourceChosen("generate"))
+    assert _screen(back).values["replay.cache"] == "false"
     assert _screen(back).fixed == ()
     assert str(_screen(back).html["replay-options-note"]) == ""
     ops = panel_ops(reduce(back, JobStep("replay")), Painted(), lambda: 600)[0]

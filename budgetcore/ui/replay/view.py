@@ -318,6 +318,15 @@ def render_replay(state: PageState) -> ReplayScreen:
     values = field_values(state)
     run = panel.run
     fixed, note = _set_by_backtest(panel, lang)
+    if fixed and run is not None and run.options is not None:
+        # A disabled box shows what the backtest set, not the value it stands in for:
+        # "Prompt cache on" unchecked beside a note saying the cache is on read as off
+        # (the nineteenth walk). The panel's own values come back when it sets neither.
+        values = {
+            **values,
+            "replay.cache": "true" if run.options.cache else "false",
+            "replay.stable_prefix": str(run.options.stable_prefix_tokens),
+        }
     html: dict[str, Markup] = {
         "replay-log": _log_html(panel, lang, state.width >= _WIDE),
         **files_status(panel, lang),
