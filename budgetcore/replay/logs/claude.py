@@ -21,6 +21,8 @@ from budgetcore.replay.logs.claude_advisor import (
     advisor_calls,
     advisor_series,
     holds_advisor,
+    usage_counts,
+    write_split,
 )
 from budgetcore.replay.logs.claude_content import (
     compiled_is_prompt,
@@ -65,7 +67,6 @@ if TYPE_CHECKING:
 
 __all__ = ["GATEWAYS", "read_claude_code"]
 
-_USAGE = ("input_tokens", "cache_creation_input_tokens", "cache_read_input_tokens", "output_tokens")
 #: A message id's first 9 characters -> the cloud that served it (Amazon Bedrock's
 #: Anthropic models answer "msg_bdrk_…", Google Vertex AI's "msg_vrtx_…"; Anthropic's own
 #: API "msg_01…").
@@ -483,21 +484,10 @@ class _Reader:
         usage: dict[str, Any],
         model: str | None,
     ) -> Problem | None:
-        get = usage.get
-        fresh, write, read, output = (
-            count_of(get("input_tokens")),
-            count_of(get("cache_creation_input_tokens")),
-            count_of(get("cache_read_input_tokens")),
-            count_of(get("output_tokens")),
-        )
-        if fresh is None or write is None or read is None or output is None:
-            field = next(f for f in _USAGE if count_of(usage.get(f)) is None)
-            return Problem.of(
-                f"message.usage.{field}",
-                usage[field],
-                "log-line-count",
-                high=bound_text(MAX_TOKENS),
-            )
+        found_counts = usage_counts(usage, "message.usage")
+        if isinstance(found_counts, Problem):
+            return found_counts
+        fresh, write, read, output = found_counts
         advisor = advisor_calls(usage.get("iterations"))
         if isinstance(advisor, Problem):
             return advisor
@@ -506,21 +496,10 @@ class _Reader:
             # and a turn of context 0 would make the next one add the whole context.
             e.kind = "assistant (no tokens)"
             return None
-        write_5m, write_1h = write, 0
-        split = usage.get("cache_creation")
-        if isinstance(split, dict):
-            five = count_of(split.get("ephemeral_5m_input_tokens"))
-            hour = count_of(split.get("ephemeral_1h_input_tokens"))
-            if five is None or hour is None:
-                bad = "ephemeral_5m_input_tokens" if five is None else "ephemeral_1h_input_tokens"
-                return Problem.of(
-                    f"message.usage.cache_creation.{bad}",
-                    split.get(bad),
-                    "log-line-count",
-                    high=bound_text(MAX_TOKENS),
-                )
-            # The split, when given, is what was billed (docs/replay.md, "Cache writes").
-            write_5m, write_1h = five, hour
+        split = write_split(usage, write, "message.usage")
+        if isinstance(split, Problem):
+            return split
+        write_5m, write_1h = split
         counts = (fresh, write_5m, write_1h, read, output, fresh + write + read)
         mid, rid = message.get("id"), obj.get("requestId")
         found = self.fold(

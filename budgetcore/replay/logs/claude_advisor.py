@@ -21,7 +21,16 @@ from budgetcore.inputs.numbers import MAX_TOKENS, bound_text
 from budgetcore.replay.logs.model import LogRequest, LogSeries, ParsedLog, new_request
 from budgetcore.replay.logs.reader import count_of
 
-__all__ = ["ADVISOR", "KIND", "Call", "advisor_calls", "advisor_series", "advisor_text"]
+__all__ = [
+    "ADVISOR",
+    "KIND",
+    "Call",
+    "advisor_calls",
+    "advisor_series",
+    "advisor_text",
+    "usage_counts",
+    "write_split",
+]
 
 #: The series that holds the advisor calls: billed (in the measured usage, per model),
 #: never on a branch, so never a turn nor the main context's replay.
@@ -48,6 +57,33 @@ def holds_advisor(raw: bytes | memoryview | Any) -> bool:
     return _RAW in bytes(raw)
 
 
+def usage_counts(usage: dict[str, Any], at: str) -> tuple[int, int, int, int] | Problem:
+    """A usage object's four counts (input, cache written, cache read, output), a
+    response's or an advisor call's: missing or null is 0; the problem of the first that
+    is not a count, named ``<at>.<field>`` as the log writes it."""
+    counts = [count_of(usage.get(k)) for k in _COUNTS]
+    bad = next((k for k, c in zip(_COUNTS, counts, strict=True) if c is None), None)
+    if bad is not None:
+        return _problem(f"{at}.{bad}", usage.get(bad))
+    fresh, write, read, output = (c or 0 for c in counts)  # each a count here
+    return fresh, write, read, output
+
+
+def write_split(usage: dict[str, Any], write: int, at: str) -> tuple[int, int] | Problem:
+    """The cache writes at 5 minutes and at 1 hour: the ``cache_creation`` split where
+    given, which is what was billed (docs/replay.md, "Cache writes"), else ``write`` at
+    5 minutes; the problem of a split's count that is not one."""
+    split = usage.get("cache_creation")
+    if not isinstance(split, dict):
+        return write, 0
+    five = count_of(split.get("ephemeral_5m_input_tokens"))
+    hour = count_of(split.get("ephemeral_1h_input_tokens"))
+    if five is None or hour is None:
+        key = "ephemeral_5m_input_tokens" if five is None else "ephemeral_1h_input_tokens"
+        return _problem(f"{at}.cache_creation.{key}", split.get(key))
+    return five, hour
+
+
 def advisor_calls(iterations: object) -> tuple[Call, ...] | Problem:
     """The advisor calls of a usage's ``iterations`` (anything else: none), or the
     problem of the first count that is not one, named as the log writes it."""
@@ -57,21 +93,15 @@ def advisor_calls(iterations: object) -> tuple[Call, ...] | Problem:
     for i, item in enumerate(iterations):
         if not isinstance(item, dict) or item.get("type") != KIND:
             continue  # the executor's own ("message"), already in the top-level usage
-        counts = [count_of(item.get(k, 0)) for k in _COUNTS]
-        bad = next((k for k, c in zip(_COUNTS, counts, strict=True) if c is None), None)
-        if bad is not None:
-            return _problem(f"message.usage.iterations[{i}].{bad}", item.get(bad))
-        fresh, write, read, output = (c or 0 for c in counts)
-        write_5m, write_1h = write, 0
-        split = item.get("cache_creation")
-        if isinstance(split, dict):
-            five = count_of(split.get("ephemeral_5m_input_tokens", 0))
-            hour = count_of(split.get("ephemeral_1h_input_tokens", 0))
-            if five is None or hour is None:
-                key = "ephemeral_5m_input_tokens" if five is None else "ephemeral_1h_input_tokens"
-                field = f"message.usage.iterations[{i}].cache_creation.{key}"
-                return _problem(field, split.get(key))
-            write_5m, write_1h = five, hour  # the split, when given, is what was billed
+        at = f"message.usage.iterations[{i}]"
+        counts = usage_counts(item, at)
+        if isinstance(counts, Problem):
+            return counts
+        fresh, write, read, output = counts
+        split = write_split(item, write, at)
+        if isinstance(split, Problem):
+            return split
+        write_5m, write_1h = split
         model = item.get("model")
         model = model if isinstance(model, str) and model else None
         calls.append((model, (fresh, write_5m, write_1h, read, output, fresh + write + read)))
